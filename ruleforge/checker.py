@@ -1,0 +1,742 @@
+"""Names, types and arity: finds every error in a rules file at once.
+
+The checker also records, for every expression, its type and what each name refers to;
+the compiler reads those records instead of resolving names a second time.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from . import ast
+from .diagnostics import Diagnostic, did_you_mean
+from .model import (ANY, COMP, FLAG, INT, NONE, PLAYER, TEXT, ZONE, KindInfo, Model, Type,
+                    compatible, element_of, list_of)
+
+# Built-in functions over a collection or a generator `f(x for x in source if cond)`.
+AGGREGATES = {"count", "sum", "min", "max", "any", "every", "first", "last", "argmax", "argmin",
+              "distinct", "list"}
+# Built-in functions with plain arguments: name -> (min args, max args).
+FUNCTIONS = {"next": (1, 1), "prev": (1, 1), "random": (1, 1), "abs": (1, 1), "index": (1, 1),
+             "zone_of": (1, 1)}
+CONSTANTS = {"true": FLAG, "false": FLAG, "player_count": INT, "none": NONE}
+ZONE_SHAPES = {"pile", "hand", "row", "grid"}
+
+
+@attrs.define
+class Scope:
+    """What a statement or expression may see: locals and whether `me` exists."""
+
+    locals: dict[str, Type] = attrs.Factory(dict)
+    has_me: bool = False
+    in_action: Optional[str] = None
+    in_turn: bool = False
+    pure: bool = False  # inside def/require/label/scoring: no chance, no effects
+
+    def child(self, **changes) -> "Scope":
+        return attrs.evolve(self, locals=dict(self.locals), **changes)
+
+
+class Checker:
+    def __init__(self, decls: list[ast.Decl]):
+        self.decls = decls
+        self.model = Model()
+        self.errors: list[Diagnostic] = []
+        self.types: dict[ast.Expr, Type] = {}
+        self.res: dict[object, tuple] = {}
+        self.def_types: dict[str, Type] = {}
+        self._def_stack: list[str] = []
+
+    def error(self, pos: ast.Pos, message: str, hint: Optional[str] = None) -> None:
+        self.errors.append(Diagnostic(pos, message, hint))
+
+    # --- collecting declarations ---------------------------------------------------
+    def run(self) -> Model:
+        self.collect()
+        self.check_kinds()
+        self.check_zones_vars()
+        self.check_components()
+        for d in self.model.defs.values():
+            self.def_type(d.name)
+        for a in self.model.actions.values():
+            self.check_action(a)
+        for p in self.model.phases.values():
+            self.check_block(p.body, Scope())
+        for s in self.model.scorings.values():
+            self.check_scoring(s)
+        for t in self.model.triggers:
+            self.check_trigger(t)
+        if self.model.flow is None:
+            self.error(ast.Pos(self._main_file(), 1, 1), "the rules have no 'flow' block",
+                       "add 'flow { ... }' saying how a game runs")
+        else:
+            self.check_block(self.model.flow.body, Scope())
+        if self.model.ranking is not None:
+            r = self.model.ranking
+            scope = Scope(locals={r.player: PLAYER}, pure=True)
+            for k in r.keys:
+                self.expect(k, scope, INT, "a ranking key")
+        self.check_phase_cycles()
+        return self.model
+
+    def _main_file(self) -> str:
+        return self.decls[0].pos.file if self.decls else "<rules>"
+
+    def collect(self) -> None:
+        m = self.model
+        seen: dict[str, ast.Pos] = {}
+        for d in self.decls:
+            name = getattr(d, "name", None)
+            if name is not None and not isinstance(d, ast.RemoveDecl):
+                if name in seen:
+                    self.error(d.pos, f"'{name}' is declared twice", f"the first is at line {seen[name].line}")
+                    continue
+                if name in CONSTANTS or name in AGGREGATES or name in FUNCTIONS or name == "me":
+                    self.error(d.pos, f"'{name}' is a built-in name and cannot be declared")
+                    continue
+                seen[name] = d.pos
+            if isinstance(d, ast.GameDecl):
+                m.title = d.title
+            elif isinstance(d, ast.PlayersDecl):
+                if d.low < 1 or d.high < d.low:
+                    self.error(d.pos, f"bad player range {d.low}..{d.high}")
+                m.players = (d.low, d.high)
+            elif isinstance(d, ast.EnumDecl):
+                m.enums[d.name] = d
+                for member, pos in d.members:
+                    if member in m.members:
+                        self.error(pos, f"enum member '{member}' is already a member of {m.members[member]}")
+                    m.members[member] = d.name
+            elif isinstance(d, ast.KindDecl):
+                info = KindInfo(d, {}, {})
+                for a in d.attrs:
+                    (info.props if a.mutable else info.attrs)[a.name] = a
+                m.kinds[d.name] = info
+            elif isinstance(d, ast.ZoneDecl):
+                m.zones[d.name] = d
+            elif isinstance(d, ast.VarDecl):
+                m.vars[d.name] = d
+            elif isinstance(d, ast.OptionDecl):
+                m.options[d.name] = d
+            elif isinstance(d, ast.DefDecl):
+                m.defs[d.name] = d
+            elif isinstance(d, ast.PhaseDecl):
+                m.phases[d.name] = d
+            elif isinstance(d, ast.ActionDecl):
+                if d.name == "pass":
+                    self.error(d.pos, "'pass' is built in: it is the action of doing nothing")
+                m.actions[d.name] = d
+            elif isinstance(d, ast.ScoringDecl):
+                m.scorings[d.name] = d
+            elif isinstance(d, ast.TriggerDecl):
+                m.triggers.append(d)
+            elif isinstance(d, ast.ComponentsDecl):
+                m.components.extend(d.entries)
+            elif isinstance(d, ast.FlowDecl):
+                m.flow = d
+            elif isinstance(d, ast.RankingDecl):
+                m.ranking = d
+            elif isinstance(d, (ast.RemoveDecl, ast.ReplaceDecl)):
+                self.error(d.pos, "'remove' and 'replace' only make sense in a file that 'extends' another")
+
+    def resolve_type(self, t: ast.TypeRef) -> Type:
+        if t.name == "list":
+            return list_of(self.resolve_type(t.element)) if t.element else list_of(ANY)
+        simple = {"int": INT, "flag": FLAG, "text": TEXT, "player": PLAYER, "zone": ZONE}
+        if t.name in simple:
+            return simple[t.name]
+        if t.name in self.model.enums:
+            return Type("enum", t.name)
+        if t.name in self.model.kinds:
+            return Type("comp", t.name)
+        known = list(simple) + list(self.model.enums) + list(self.model.kinds)
+        self.error(t.pos, f"unknown type '{t.name}'", did_you_mean(t.name, known))
+        return ANY
+
+    def check_kinds(self) -> None:
+        m = self.model
+        for info in m.kinds.values():
+            for a in list(info.attrs.values()) + list(info.props.values()):
+                t = self.resolve_type(a.type)
+                prev = m.attr_types.get(a.name)
+                if prev is not None and (prev[0] != t or prev[1] != a.mutable):
+                    self.error(a.pos, f"attribute '{a.name}' has another type or mutability in another kind",
+                               "attributes of the same name must agree across kinds")
+                m.attr_types[a.name] = (t, a.mutable)
+                if a.default is not None:
+                    self.expect(a.default, Scope(pure=True), t, f"the default of '{a.name}'")
+            if info.decl.label is not None:
+                scope = Scope(locals={n: m.attr_types[n][0] for n in list(info.attrs) + list(info.props)},
+                              pure=True)
+                self.check_string(info.decl.label, scope)
+
+    def check_zones_vars(self) -> None:
+        for z in self.model.zones.values():
+            if z.shape not in ZONE_SHAPES:
+                self.error(z.pos, f"unknown zone shape '{z.shape}'",
+                           did_you_mean(z.shape, ZONE_SHAPES) or f"use one of {', '.join(sorted(ZONE_SHAPES))}")
+            for s in z.size or ():
+                self.expect(s, Scope(pure=True), INT, "a zone size")
+        for v in self.model.vars.values():
+            t = self.resolve_type(v.type)
+            if v.default is not None:
+                self.expect(v.default, Scope(pure=True), t, f"the initial value of '{v.name}'")
+        for o in self.model.options.values():
+            t = self.resolve_type(o.type)
+            self.expect(o.default, Scope(pure=True), t, f"the default of option '{o.name}'")
+
+    def check_components(self) -> None:
+        m = self.model
+        for e in m.components:
+            info = m.kinds.get(e.kind)
+            if info is None:
+                self.error(e.pos, f"unknown kind '{e.kind}'", did_you_mean(e.kind, m.kinds))
+            if e.copies is not None:
+                self.expect(e.copies, Scope(pure=True), INT, "a number of copies")
+            if e.cond is not None:
+                self.expect(e.cond, Scope(pure=True), FLAG, "a condition")
+            zone = m.zones.get(e.zone)
+            if zone is None:
+                self.error(e.zone_pos, f"unknown zone '{e.zone}'", did_you_mean(e.zone, m.zones))
+            elif zone.per_player != e.each_player:
+                if zone.per_player:
+                    self.error(e.zone_pos, f"zone '{e.zone}' is per player",
+                               f"write 'in {e.zone} of each player'")
+                else:
+                    self.error(e.zone_pos, f"zone '{e.zone}' is shared, not per player")
+            given = set()
+            for name, value, pos in e.args:
+                given.add(name)
+                if info is None:
+                    continue
+                a = info.attrs.get(name) or info.props.get(name)
+                if a is None:
+                    self.error(pos, f"kind '{e.kind}' has no attribute '{name}'",
+                               did_you_mean(name, list(info.attrs) + list(info.props)))
+                    continue
+                want = m.attr_types[name][0]
+                got = self.expr(value, Scope(pure=True))
+                if isinstance(value, ast.Range):
+                    got = INT
+                if not compatible(want, got):
+                    self.error(value.pos, f"attribute '{name}' is {want}, not {got}")
+            if info is not None:
+                for a in info.attrs.values():
+                    if a.name not in given and a.default is None and a.type.name not in ("flag",):
+                        self.error(e.pos, f"'{e.kind}' needs a value for '{a.name}'",
+                                   f"give '{a.name}: ...' or a default in kind {e.kind}")
+
+    # --- defs ------------------------------------------------------------------------
+    def def_type(self, name: str) -> Type:
+        if name in self.def_types:
+            return self.def_types[name]
+        d = self.model.defs[name]
+        if name in self._def_stack:
+            self.error(d.pos, f"'{name}' is defined in terms of itself")
+            return ANY
+        self._def_stack.append(name)
+        scope = Scope(pure=True)
+        for p in d.params:
+            scope.locals[p.name] = self.resolve_type(p.type)
+        t = self.expr(d.body, scope)
+        self._def_stack.pop()
+        self.def_types[name] = t
+        return t
+
+    # --- actions, phases, scoring ---------------------------------------------------------
+    def check_action(self, a: ast.ActionDecl) -> None:
+        scope = Scope(has_me=True, in_action=a.name)
+        scope.locals["me"] = PLAYER
+        for p in a.params:
+            t = self.expr(p.domain, scope.child(pure=True))
+            el = element_of(t)
+            if el is None:
+                self.error(p.domain.pos, f"a parameter's choices must be a zone or a list, not {t}")
+                el = ANY
+            scope.locals[p.name] = el
+        if a.label is not None:
+            self.check_string(a.label, scope.child(pure=True))
+        seen_effect = False
+        for s in a.body:
+            if isinstance(s, ast.Require):
+                if seen_effect:
+                    self.error(s.pos, "'require' must come before the action's effects",
+                               "move it to the top of the action")
+                self.expect(s.cond, scope.child(pure=True), FLAG, "a requirement")
+            else:
+                seen_effect = True
+                self.stmt(s, scope)
+
+    def check_trigger(self, t: ast.TriggerDecl) -> None:
+        if t.zone not in self.model.zones:
+            self.error(t.pos, f"unknown zone '{t.zone}'", did_you_mean(t.zone, self.model.zones))
+        scope = Scope(has_me=True)
+        scope.locals["me"] = PLAYER
+        scope.locals["it"] = COMP
+        self.check_block(t.body, scope)
+
+    def check_scoring(self, s: ast.ScoringDecl) -> None:
+        scope = Scope(locals={s.player: PLAYER}, pure=True)
+        labels = set()
+        for item in s.items:
+            if item.label in labels:
+                self.error(item.pos, f"scoring item '{item.label}' appears twice in '{s.name}'")
+            labels.add(item.label)
+            if item.value is not None:
+                self.expect(item.value, scope, INT, "points")
+            if item.cond is not None:
+                self.expect(item.cond, scope, FLAG, "a condition")
+
+    def check_phase_cycles(self) -> None:
+        def calls(body, out):
+            for s in body:
+                if isinstance(s, ast.CallPhase):
+                    out.append(s.name)
+                for sub in _sub_blocks(s):
+                    calls(sub, out)
+            return out
+
+        graph = {n: calls(p.body, []) for n, p in self.model.phases.items()}
+        state: dict[str, int] = {}
+
+        def visit(n: str) -> None:
+            state[n] = 1
+            for m in graph.get(n, []):
+                if state.get(m) == 1:
+                    self.error(self.model.phases[n].pos, f"phase '{n}' calls itself through '{m}'",
+                               "use a loop instead of recursion")
+                elif m in graph and not state.get(m):
+                    visit(m)
+            state[n] = 2
+
+        for n in graph:
+            if not state.get(n):
+                visit(n)
+
+    # --- statements --------------------------------------------------------------------
+    def check_block(self, body: tuple, scope: Scope) -> None:
+        inner = scope.child()
+        for s in body:
+            self.stmt(s, inner)
+
+    def stmt(self, s: ast.Stmt, scope: Scope) -> None:
+        m = self.model
+        if isinstance(s, ast.Let):
+            t = self.expr(s.value, scope)
+            scope.locals[s.name] = t
+        elif isinstance(s, ast.Assign):
+            self.assign(s, scope)
+        elif isinstance(s, ast.Move):
+            if s.top is not None:
+                self.expect(s.top, scope, INT, "a number of components")
+                self.expect(s.what, scope, ZONE, "the zone to move from")
+            else:
+                t = self.expr(s.what, scope)
+                if t.kind not in ("comp", "zone", "list", "any"):
+                    self.error(s.what.pos, f"can only move a component, a zone's contents or a list, not {t}")
+            self.expect(s.dest, scope, ZONE, "the destination")
+        elif isinstance(s, ast.Deal):
+            self.expect(s.count, scope, INT, "a number of cards")
+            self.expect(s.source, scope, ZONE, "the zone to deal from")
+            z = m.zones.get(s.zone)
+            if z is None:
+                self.error(s.pos, f"unknown zone '{s.zone}'", did_you_mean(s.zone, m.zones))
+            elif not z.per_player:
+                self.error(s.pos, f"'deal' needs a per-player zone; '{s.zone}' is shared")
+        elif isinstance(s, ast.Shuffle):
+            self.expect(s.zone, scope, ZONE, "the zone to shuffle")
+        elif isinstance(s, ast.Swap):
+            a = self.expr(s.left, scope)
+            b = self.expr(s.right, scope)
+            if not ((a.kind in ("zone", "any") and b.kind in ("zone", "any"))
+                    or (a.kind in ("comp", "any") and b.kind in ("comp", "any"))):
+                self.error(s.pos, f"'swap' exchanges two zones' contents or two components, not {a} and {b}")
+        elif isinstance(s, ast.Reveal):
+            t = self.expr(s.what, scope)
+            if t.kind not in ("zone", "comp", "any"):
+                self.error(s.what.pos, f"can only reveal a zone or a component, not {t}")
+            self.expect(s.to, scope, PLAYER, "the player who sees it")
+        elif isinstance(s, ast.If):
+            for cond, body in s.branches:
+                self.expect(cond, scope, FLAG, "a condition")
+                self.check_block(body, scope)
+            self.check_block(s.otherwise, scope)
+        elif isinstance(s, ast.For):
+            t = self.expr(s.source, scope)
+            el = element_of(t)
+            if el is None:
+                self.error(s.source.pos, f"cannot loop over {t}")
+                el = ANY
+            inner = scope.child()
+            inner.locals[s.var] = el
+            self.check_block(s.body, inner)
+        elif isinstance(s, ast.Repeat):
+            self.expect(s.times, scope, INT, "a number of times")
+            self.check_block(s.body, scope)
+        elif isinstance(s, ast.RepeatUntil):
+            inner = scope.child()
+            for x in s.body:
+                self.stmt(x, inner)
+            self.expect(s.cond, inner, FLAG, "a condition")
+        elif isinstance(s, ast.While):
+            self.expect(s.cond, scope, FLAG, "a condition")
+            self.check_block(s.body, scope)
+        elif isinstance(s, ast.Turn):
+            self.expect(s.player, scope, PLAYER, "whose turn it is")
+            inner = scope.child(has_me=True, in_turn=True)
+            inner.locals["me"] = PLAYER
+            self.check_block(s.body, inner)
+        elif isinstance(s, ast.Choose):
+            if not scope.has_me:
+                self.error(s.pos, "'choose' needs a player", "use it inside a 'turn' or an action")
+            for name, pos in zip(s.actions, s.action_pos):
+                if name != "pass" and name not in m.actions:
+                    self.error(pos, f"unknown action '{name}'", did_you_mean(name, list(m.actions) + ["pass"]))
+        elif isinstance(s, ast.ScoreStmt):
+            if s.scoring not in m.scorings:
+                self.error(s.pos, f"unknown scoring '{s.scoring}'", did_you_mean(s.scoring, m.scorings))
+            v = m.vars.get(s.into)
+            if v is None or not v.per_player:
+                self.error(s.pos, f"'score ... into' needs a per-player int var; '{s.into}' is not one",
+                           did_you_mean(s.into, [n for n, d in m.vars.items() if d.per_player]))
+            elif s.into not in m.score_targets:
+                m.score_targets.append(s.into)
+        elif isinstance(s, ast.Log):
+            self.check_string(s.text, scope)
+        elif isinstance(s, ast.Require):
+            self.error(s.pos, "'require' belongs at the top of an action")
+        elif isinstance(s, ast.EndGame):
+            pass
+        elif isinstance(s, ast.CallPhase):
+            if s.name not in m.phases:
+                hint = did_you_mean(s.name, m.phases)
+                if s.name in m.actions:
+                    hint = f"'{s.name}' is an action: offer it with 'turn p: {s.name}' or 'choose: {s.name}'"
+                self.error(s.pos, f"unknown phase '{s.name}'", hint)
+        else:  # pragma: no cover - the parser builds no other statement
+            self.error(s.pos, f"unsupported statement {type(s).__name__}")
+
+    def assign(self, s: ast.Assign, scope: Scope) -> None:
+        m = self.model
+        target = s.target
+        value_t = self.expr(s.value, scope)
+        want: Type = ANY
+        if isinstance(target, ast.Name):
+            v = m.vars.get(target.ident)
+            if target.ident in scope.locals:
+                want = scope.locals[target.ident]
+                self.res[target] = ("local", target.ident)
+            elif v is None:
+                self.error(target.pos, f"unknown variable '{target.ident}'", did_you_mean(target.ident, m.vars))
+            elif v.per_player:
+                self.error(target.pos, f"'{target.ident}' is per player", f"write '{target.ident}(p) {s.op} ...'")
+            else:
+                want = self.resolve_type(v.type)
+                self.res[target] = ("var", v)
+        elif isinstance(target, ast.Call):
+            v = m.vars.get(target.func)
+            if v is None or not v.per_player:
+                self.error(target.pos, f"'{target.func}' is not a per-player variable",
+                           did_you_mean(target.func, [n for n, d in m.vars.items() if d.per_player]))
+            else:
+                want = self.resolve_type(v.type)
+                self.res[target] = ("var_p", v)
+            self.expect(target.args[0], scope, PLAYER, "a player")
+        elif isinstance(target, ast.Attr):
+            self.expr(target.obj, scope)
+            at = m.attr_types.get(target.attr)
+            if at is None or not at[1]:
+                hint = "declare it with 'var' in the kind to make it changeable" if at else None
+                self.error(target.pos, f"'{target.attr}' is not a changeable property", hint)
+            else:
+                want = at[0]
+        if s.op != "=" and want not in (INT, ANY):
+            self.error(s.pos, f"'{s.op}' needs a number, not {want}")
+        if not compatible(want, value_t):
+            self.error(s.value.pos, f"expected {want}, got {value_t}")
+
+    # --- expressions ------------------------------------------------------------------
+    def expect(self, e: ast.Expr, scope: Scope, want: Type, what: str) -> Type:
+        got = self.expr(e, scope)
+        if not compatible(want, got):
+            self.error(e.pos, f"{what} must be {want}, not {got}")
+        return got
+
+    def check_string(self, s: ast.StrLit, scope: Scope) -> None:
+        for part in s.parts:
+            if isinstance(part, ast.Expr):
+                self.expr(part, scope)
+
+    def expr(self, e: ast.Expr, scope: Scope) -> Type:
+        t = self._expr(e, scope)
+        self.types[e] = t
+        return t
+
+    def _expr(self, e: ast.Expr, scope: Scope) -> Type:
+        m = self.model
+        if isinstance(e, ast.IntLit):
+            return INT
+        if isinstance(e, ast.StrLit):
+            self.check_string(e, scope)
+            return TEXT
+        if isinstance(e, ast.Name):
+            return self.name(e, scope)
+        if isinstance(e, ast.Attr):
+            obj = self.expr(e.obj, scope)
+            if obj.kind not in ("comp", "any"):
+                self.error(e.pos, f"only components have attributes; this is {obj}")
+                return ANY
+            if obj.kind == "comp" and obj.name:
+                info = m.kinds[obj.name]
+                if e.attr not in info.attrs and e.attr not in info.props:
+                    self.error(e.pos, f"kind '{obj.name}' has no attribute '{e.attr}'",
+                               did_you_mean(e.attr, list(info.attrs) + list(info.props)))
+                    return ANY
+            at = m.attr_types.get(e.attr)
+            if at is None:
+                self.error(e.pos, f"no kind has an attribute '{e.attr}'", did_you_mean(e.attr, m.attr_types))
+                return ANY
+            self.res[e] = ("prop" if at[1] else "attr", e.attr)
+            return at[0]
+        if isinstance(e, ast.Call):
+            return self.call(e, scope)
+        if isinstance(e, ast.GenCall):
+            return self.gen_call(e, scope)
+        if isinstance(e, ast.Players):
+            if e.start is not None:
+                self.expect(e.start, scope, PLAYER, "the first player")
+            return list_of(PLAYER)
+        if isinstance(e, ast.ListLit):
+            ts = [self.expr(i, scope) for i in e.items]
+            return list_of(ts[0] if ts else ANY)
+        if isinstance(e, ast.Table):
+            self.expect(e.subject, scope, INT, "a table's subject")
+            ts = [self.expr(en.value, scope) for en in e.entries]
+            keys = [en.key for en in e.entries if en.key is not None]
+            if len(keys) != len(set(keys)):
+                self.error(e.pos, "a table has the same key twice")
+            return ts[0] if ts else ANY
+        if isinstance(e, ast.IfExpr):
+            self.expect(e.cond, scope, FLAG, "a condition")
+            a = self.expr(e.then, scope)
+            b = self.expr(e.other, scope)
+            if not compatible(a, b) and not compatible(b, a):
+                if {a.kind, b.kind} <= {"int", "text"}:
+                    return TEXT
+                self.error(e.pos, f"the two branches differ: {a} and {b}")
+            return a if a != NONE else b
+        if isinstance(e, ast.BoolOp):
+            self.expect(e.left, scope, FLAG, f"the left side of '{e.op}'")
+            self.expect(e.right, scope, FLAG, f"the right side of '{e.op}'")
+            return FLAG
+        if isinstance(e, ast.Not):
+            self.expect(e.operand, scope, FLAG, "the operand of 'not'")
+            return FLAG
+        if isinstance(e, ast.Compare):
+            a = self.expr(e.left, scope)
+            b = self.expr(e.right, scope)
+            if e.op == "in":
+                el = element_of(b)
+                if el is None:
+                    self.error(e.right.pos, f"'in' needs a zone or a list on its right, not {b}")
+                elif not compatible(el, a):
+                    self.error(e.pos, f"cannot look for {a} in {b}")
+            elif e.op in ("==", "!="):
+                if not compatible(a, b) and not compatible(b, a):
+                    self.error(e.pos, f"cannot compare {a} with {b}")
+            else:
+                for side, t in ((e.left, a), (e.right, b)):
+                    if not compatible(INT, t):
+                        self.error(side.pos, f"'{e.op}' compares numbers, not {t}")
+            return FLAG
+        if isinstance(e, ast.Range):
+            self.expect(e.low, scope, INT, "a range's start")
+            self.expect(e.high, scope, INT, "a range's end")
+            return list_of(INT)
+        if isinstance(e, ast.BinOp):
+            self.expect(e.left, scope, INT, f"the left side of '{e.op}'")
+            self.expect(e.right, scope, INT, f"the right side of '{e.op}'")
+            return INT
+        if isinstance(e, ast.Neg):
+            self.expect(e.operand, scope, INT, "the operand of '-'")
+            return INT
+        self.error(e.pos, f"unsupported expression {type(e).__name__}")  # pragma: no cover
+        return ANY
+
+    def name(self, e: ast.Name, scope: Scope) -> Type:
+        m = self.model
+        n = e.ident
+        if n in scope.locals:
+            self.res[e] = ("local", n)
+            return scope.locals[n]
+        if n == "me":
+            self.error(e.pos, "'me' exists only inside an action or a turn")
+            return ANY
+        if n in CONSTANTS:
+            self.res[e] = ("const", n)
+            return CONSTANTS[n]
+        if n in m.vars:
+            v = m.vars[n]
+            if v.per_player:
+                self.error(e.pos, f"'{n}' is per player", f"write '{n}(p)' for one player's value")
+                return ANY
+            self.res[e] = ("var", v)
+            return self.resolve_type(v.type)
+        if n in m.options:
+            self.res[e] = ("option", m.options[n])
+            return self.resolve_type(m.options[n].type)
+        if n in m.zones:
+            z = m.zones[n]
+            if z.per_player:
+                self.error(e.pos, f"zone '{n}' is per player", f"write '{n}(p)' for one player's zone")
+                return ANY
+            self.res[e] = ("zone", z)
+            return ZONE
+        if n in m.defs:
+            d = m.defs[n]
+            if d.params:
+                self.error(e.pos, f"'{n}' takes {len(d.params)} argument(s)",
+                           f"call it as {n}({', '.join(p.name for p in d.params)})")
+                return ANY
+            self.res[e] = ("def", d)
+            return self.def_type(n)
+        if n in m.members:
+            self.res[e] = ("enum", n)
+            return Type("enum", m.members[n])
+        candidates = set(scope.locals) | set(CONSTANTS) | m.all_names()
+        self.error(e.pos, f"unknown name '{n}'", did_you_mean(n, candidates))
+        return ANY
+
+    def call(self, e: ast.Call, scope: Scope) -> Type:
+        m = self.model
+        f = e.func
+        args = e.args
+        if f in m.vars or f in m.zones:
+            decl = m.vars.get(f) or m.zones[f]
+            if not decl.per_player:
+                self.error(e.pos, f"'{f}' is shared, not per player", f"write '{f}' without '(...)'")
+                return ANY
+            if len(args) != 1:
+                self.error(e.pos, f"'{f}(p)' takes exactly one player")
+                return ANY
+            self.expect(args[0], scope, PLAYER, "a player")
+            if f in m.vars:
+                self.res[e] = ("var_p", decl)
+                return self.resolve_type(decl.type)
+            self.res[e] = ("zone_p", decl)
+            return ZONE
+        if f in m.defs:
+            d = m.defs[f]
+            if len(args) != len(d.params):
+                self.error(e.pos, f"'{f}' takes {len(d.params)} argument(s), {len(args)} given")
+            for p, a in zip(d.params, args):
+                self.expect(a, scope, self.resolve_type(p.type), f"argument '{p.name}' of '{f}'")
+            self.res[e] = ("def", d)
+            return self.def_type(f)
+        if f in AGGREGATES:
+            if len(args) != 1:
+                self.error(e.pos, f"'{f}' takes one collection, or a generator '{f}(x for x in ...)'")
+                return ANY
+            t = self.expr(args[0], scope)
+            el = element_of(t)
+            if el is None:
+                self.error(args[0].pos, f"'{f}' needs a zone or a list, not {t}")
+                el = ANY
+            self.res[e] = ("aggregate", f)
+            return self._aggregate_type(e, f, el, el)
+        if f in FUNCTIONS:
+            lo, hi = FUNCTIONS[f]
+            if not lo <= len(args) <= hi:
+                self.error(e.pos, f"'{f}' takes {lo} argument(s), {len(args)} given")
+                return ANY
+            ts = [self.expr(a, scope) for a in args]
+            self.res[e] = ("builtin", f)
+            if f in ("next", "prev"):
+                if not compatible(PLAYER, ts[0]):
+                    self.error(args[0].pos, f"'{f}' needs a player, not {ts[0]}")
+                return PLAYER
+            if f == "random":
+                if scope.pure:
+                    self.error(e.pos, "'random' draws by chance and may only be used in effects",
+                               "compute it in a flow, phase or action statement")
+                el = element_of(ts[0])
+                if el is None:
+                    self.error(args[0].pos, f"'random' picks from a zone or a list, not {ts[0]}")
+                    return ANY
+                return el
+            if f == "abs":
+                return INT
+            if f == "index":
+                return INT
+            if f == "zone_of":
+                return ZONE
+        candidates = set(m.defs) | AGGREGATES | set(FUNCTIONS) | {n for n, v in m.vars.items() if v.per_player} \
+            | {n for n, z in m.zones.items() if z.per_player}
+        self.error(e.pos, f"unknown function '{f}'", did_you_mean(f, candidates))
+        for a in args:
+            self.expr(a, scope)
+        return ANY
+
+    def gen_call(self, e: ast.GenCall, scope: Scope) -> Type:
+        if e.func not in AGGREGATES:
+            self.error(e.pos, f"'{e.func}' is not an aggregate",
+                       did_you_mean(e.func, AGGREGATES) or f"use one of {', '.join(sorted(AGGREGATES))}")
+        src = self.expr(e.source, scope)
+        el = element_of(src)
+        if el is None:
+            self.error(e.source.pos, f"cannot loop over {src}")
+            el = ANY
+        inner = scope.child()
+        inner.locals[e.var] = el
+        item = self.expr(e.item, inner)
+        if e.cond is not None:
+            self.expect(e.cond, inner, FLAG, "a filter")
+        if e.key is not None:
+            if e.func not in ("argmax", "argmin"):
+                self.error(e.key.pos, f"'by' belongs to argmax and argmin, not '{e.func}'")
+            self.expect(e.key, inner, INT, "a sort key")
+        elif e.func in ("argmax", "argmin"):
+            self.error(e.pos, f"'{e.func}' needs 'by': {e.func}(x for x in ... by key)")
+        return self._aggregate_type(e, e.func, item, el)
+
+    def _aggregate_type(self, e: ast.Expr, f: str, item: Type, el: Type) -> Type:
+        if f in ("count", "distinct"):
+            return INT
+        if f in ("sum", "min", "max"):
+            if not compatible(INT, item):
+                self.error(e.pos, f"'{f}' adds up numbers, not {item}")
+            return INT
+        if f in ("any", "every"):
+            if not compatible(FLAG, item):
+                self.error(e.pos, f"'{f}' needs a condition per item, not {item}")
+            return FLAG
+        if f in ("first", "last"):
+            return item
+        if f in ("argmax", "argmin"):
+            return item
+        if f == "list":
+            return list_of(item)
+        return ANY
+
+
+def _sub_blocks(s: ast.Stmt) -> list[tuple]:
+    if isinstance(s, ast.If):
+        return [b for _, b in s.branches] + [s.otherwise]
+    if isinstance(s, (ast.For, ast.Repeat, ast.While, ast.Turn)):
+        return [s.body]
+    if isinstance(s, ast.RepeatUntil):
+        return [s.body]
+    return []
+
+
+def sub_blocks(s: ast.Stmt) -> list[tuple]:
+    """The statement blocks nested directly inside a statement."""
+    return _sub_blocks(s)
+
+
+def check(decls: list[ast.Decl]) -> Checker:
+    checker = Checker(decls)
+    checker.run()
+    return checker

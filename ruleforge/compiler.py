@@ -1,0 +1,879 @@
+"""Checked rules to generated Python: one module per player count, compiled once.
+
+Expressions become Python expressions; statements become small functions ("blocks"),
+each returning the index of the next block. A decision point ends a block, so the
+whole position of a running game is an index and a few lists: nothing walks the
+syntax tree while a game runs, and a state clones and saves as plain data.
+Generated lines carry `# file:line` comments, so a runtime error can name its rule.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+import attrs
+
+from . import ast, runtime
+from .checker import Checker, sub_blocks
+from .model import INT, Model, Type
+
+PASS = "pass"
+
+
+@attrs.define
+class ZoneInfo:
+    name: str
+    owner: Optional[int]
+    visibility: str
+    shape: str
+
+
+@attrs.define
+class ActionInfo:
+    name: str
+    decl: Optional[ast.ActionDecl]
+    me_slot: int = -1
+    param_slots: list = attrs.Factory(list)
+    entry: int = -1
+    limits: list = attrs.Factory(list)  # [(times, scope)]
+
+
+@attrs.define
+class Program:
+    """A compiled game for one player count: generated functions and layout tables."""
+
+    players: int
+    model: Model
+    source: str
+    namespace: dict
+    blocks: list
+    zones: list[ZoneInfo]
+    zone_base: dict[str, int]
+    var_base: dict[str, int]
+    var_names: list[tuple[str, Optional[int]]]
+    props: list[str]
+    comp_kind: list[str]
+    comp_label: list[str]
+    comp_start: list[int]
+    actions: list[ActionInfo]
+    action_ids: dict[str, int]
+    legal_funcs: list
+    label_funcs: list
+    items: list[tuple[str, str]]  # (scoring, item label)
+    scorings: dict[str, tuple[int, int]]  # name -> (first item index, count)
+    score_funcs: dict[str, object]
+    log_templates: list
+    var_init: list
+    prop_init: list
+    n_locals: int
+    rank_func: object
+    line_map: dict[int, ast.Pos]
+    option_names: list[str]
+    option_values: list
+
+
+def _suspends(stmts, model: Model, memo: dict) -> bool:
+    return any(_stmt_suspends(s, model, memo) for s in stmts)
+
+
+def _stmt_suspends(s: ast.Stmt, model: Model, memo: dict) -> bool:
+    if isinstance(s, (ast.Choose, ast.EndGame)):
+        return True
+    if isinstance(s, ast.CallPhase):
+        if s.name not in memo:
+            memo[s.name] = False
+            memo[s.name] = _suspends(model.phases[s.name].body, model, memo)
+        return memo[s.name]
+    return any(_suspends(b, model, memo) for b in sub_blocks(s))
+
+
+class _Env:
+    """Local names visible to generated code, and how to reach each one."""
+
+    def __init__(self, names: Optional[dict] = None, me: Optional[str] = None):
+        self.names = dict(names or {})
+        self.me = me
+
+    def child(self) -> "_Env":
+        return _Env(self.names, self.me)
+
+
+class Compiler:
+    def __init__(self, checker: Checker, players: int, options: dict):
+        self.ck = checker
+        self.m = checker.model
+        self.n = players
+        self.options = options
+        self.blocks: list[list[str]] = []
+        self.cur: int = -1
+        self.indent = 1
+        self.fresh = itertools.count()
+        self.helpers: list[str] = []
+        self.n_locals = 0
+        self.memo: dict = {}
+        self.line_map: dict[int, ast.Pos] = {}
+        self.log_templates: list = []
+
+    # --- layout ---------------------------------------------------------------------
+    def layout(self) -> None:
+        m, n = self.m, self.n
+        self.zones: list[ZoneInfo] = []
+        self.zone_base: dict[str, int] = {}
+        for z in m.zones.values():
+            self.zone_base[z.name] = len(self.zones)
+            owners = range(n) if z.per_player else [None]
+            for o in owners:
+                self.zones.append(ZoneInfo(z.name, o, z.visibility, z.shape))
+        self.var_base: dict[str, int] = {}
+        self.var_names: list = []
+        for v in m.vars.values():
+            self.var_base[v.name] = len(self.var_names)
+            for o in (range(n) if v.per_player else [None]):
+                self.var_names.append((v.name, o))
+        self.props = [name for name, (t, mut) in m.attr_types.items() if mut]
+        self.prop_index = {p: i for i, p in enumerate(self.props)}
+        self.items: list[tuple[str, str]] = []
+        self.scoring_index: dict[str, tuple[int, int]] = {}
+        for s in m.scorings.values():
+            self.scoring_index[s.name] = (len(self.items), len(s.items))
+            self.items.extend((s.name, item.label) for item in s.items)
+        self.option_names = list(m.options)
+        self.option_index = {o: i for i, o in enumerate(self.option_names)}
+        self._setup_state = _SetupState([])
+        values = []
+        for name, decl in m.options.items():
+            values.append(self.options[name] if name in self.options else self.eval_const(decl.default))
+        self.option_values = values
+        self._setup_state = _SetupState(values)
+
+    def eval_const(self, e: ast.Expr, extra: Optional[dict] = None):
+        """Evaluate a setup-time expression (player count, options, literals)."""
+        code = self.cx(e, _Env())
+        ns = {"st": self._setup_state, **self.base_namespace()}
+        if extra:
+            ns.update(extra)
+        return eval(code, ns)  # noqa: S307 - our own generated code
+
+    def build_components(self) -> None:
+        """Instantiate the component list for this player count, in declaration order."""
+        m = self.m
+        self.comp_kind: list[str] = []
+        self.comp_attrs: list[dict] = []
+        self.comp_start: list[int] = []
+        for e in m.components:
+            if e.cond is not None and not self.eval_const(e.cond):
+                continue
+            copies = self.eval_const(e.copies) if e.copies is not None else 1
+            info = m.kinds[e.kind]
+            names = [name for name, _, _ in e.args]
+            choices = []
+            for _, value, _ in e.args:
+                v = self.eval_const(value)
+                choices.append(list(v) if isinstance(v, range) else [v])
+            defaults = {}
+            for attr in info.decl.attrs:
+                if attr.default is not None:
+                    defaults[attr.name] = self.eval_const(attr.default)
+                else:
+                    defaults[attr.name] = False if self.m.attr_types[attr.name][0].kind == "flag" else None
+            owners = range(self.n) if e.each_player else [0]
+            for owner in owners:
+                for combo in itertools.product(*choices):
+                    for _ in range(copies):
+                        values = dict(defaults)
+                        values.update(zip(names, combo))
+                        self.comp_kind.append(e.kind)
+                        self.comp_attrs.append(values)
+                        self.comp_start.append(self.zone_base[e.zone] + owner)
+
+    def base_namespace(self) -> dict:
+        ns = {
+            "rt": runtime, "move": runtime.move, "move_all": runtime.move_all,
+            "move_list": runtime.move_list, "move_top": runtime.move_top, "deal": runtime.deal,
+            "shuffle": runtime.shuffle, "rand_choice": runtime.rand_choice,
+            "swap_zones": runtime.swap_zones, "swap_components": runtime.swap_components,
+            "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
+            "index_in_zone": runtime.index_in_zone, "_last": runtime.last, "_first": runtime.first,
+            "PLAYERS": tuple(range(self.n)),
+            "ROT": tuple(tuple((s + i) % self.n for i in range(self.n)) for s in range(self.n)),
+        }
+        for attr_name in self.m.attr_types:
+            ns[f"A_{attr_name}"] = [a.get(attr_name) for a in getattr(self, "comp_attrs", [])]
+        return ns
+
+    # --- blocks -----------------------------------------------------------------------
+    def new_block(self) -> int:
+        self.blocks.append([])
+        return len(self.blocks) - 1
+
+    def start(self, b: int) -> None:
+        self.cur = b
+        self.indent = 1
+
+    def emit(self, line: str, pos: Optional[ast.Pos] = None) -> None:
+        text = "    " * self.indent + line
+        if pos is not None:
+            text += f"  # @{pos.line}:{pos.column}"
+        self.blocks[self.cur].append(text)
+
+    def slot(self) -> str:
+        self.n_locals += 1
+        return f"L[{self.n_locals - 1}]"
+
+    # --- compile all -------------------------------------------------------------------
+    def compile(self) -> Program:
+        self.comp_attrs = []
+        self.layout()
+        self.build_components()
+        self.comp_label = [self.component_label(c) for c in range(len(self.comp_kind))]
+        self.defs_src = [self.compile_def(d) for d in self.m.defs.values()]
+        # actions: index 0 is the built-in pass
+        self.actions = [ActionInfo(PASS, None)]
+        self.action_ids = {PASS: 0}
+        for a in self.m.actions.values():
+            self.action_ids[a.name] = len(self.actions)
+            self.actions.append(ActionInfo(a.name, a, limits=[(lim.times, lim.scope) for lim in a.limits]))
+        entry = self.new_block()
+        self.start(entry)
+        self.emit("pass")
+        flow = self.m.flow
+        end = self.compile_body(flow.body, _Env(), entry) if flow else entry
+        self.start(end)
+        self.emit("st.over = True")
+        self.emit("return -2")
+        for info in self.actions[1:]:
+            self.compile_action(info)
+        legal_src = [self.compile_legal(info) for info in self.actions]
+        label_src = [self.compile_action_label(info) for info in self.actions]
+        score_src = [self.compile_scoring(s) for s in self.m.scorings.values()]
+        rank_src = self.compile_ranking()
+        return self.link(legal_src, label_src, score_src, rank_src)
+
+    def link(self, legal_src, label_src, score_src, rank_src) -> Program:
+        parts = ["# generated by ruleforge; do not edit"]
+        parts += self.helpers
+        parts += self.defs_src
+        for i, body in enumerate(self.blocks):
+            parts.append(f"def b{i}(st):\n    Z = st.z; V = st.v; L = st.l; P = st.p")
+            parts.extend(body)
+            if not body or not body[-1].strip().startswith("return"):
+                parts.append(f"    return {i + 1}")
+        parts += legal_src + label_src + score_src + [rank_src]
+        source = "\n".join(parts) + "\n"
+        for lineno, line in enumerate(source.splitlines(), 1):
+            if "  # @" in line:
+                ln, col = line.rsplit("  # @", 1)[1].split(":")
+                self.line_map[lineno] = ast.Pos(self.m_file(), int(ln), int(col))
+        ns = self.base_namespace()
+        ns["LBL"] = self.comp_label
+        ns["LOGT"] = self.log_templates
+        code = compile(source, f"<ruleforge:{self.m.title}>", "exec")
+        exec(code, ns)  # noqa: S102 - our own generated code
+        blocks = [ns[f"b{i}"] for i in range(len(self.blocks))]
+        var_init = self.initial_vars(ns)
+        prop_init = []
+        for p in self.props:
+            default = None
+            for info in self.m.kinds.values():
+                d = info.props.get(p)
+                if d is not None and d.default is not None:
+                    default = self.eval_const(d.default)
+            prop_init.append(default)
+        return Program(
+            players=self.n, model=self.m, source=source, namespace=ns, blocks=blocks,
+            zones=self.zones, zone_base=self.zone_base, var_base=self.var_base, var_names=self.var_names,
+            props=self.props, comp_kind=self.comp_kind, comp_label=self.comp_label,
+            comp_start=self.comp_start, actions=self.actions, action_ids=self.action_ids,
+            legal_funcs=[ns[f"legal_{i}"] for i in range(len(self.actions))],
+            label_funcs=[ns[f"label_{i}"] for i in range(len(self.actions))],
+            items=self.items, scorings=self.scoring_index,
+            score_funcs={name: ns[f"score_{name}"] for name in self.m.scorings},
+            log_templates=self.log_templates, var_init=var_init, prop_init=prop_init,
+            n_locals=self.n_locals, rank_func=ns["rank_key"], line_map=self.line_map,
+            option_names=self.option_names, option_values=self.option_values,
+        )
+
+    def m_file(self) -> str:
+        flow = self.m.flow
+        return flow.pos.file if flow else "<rules>"
+
+    def initial_vars(self, ns: dict) -> list:
+        out = []
+        for v in self.m.vars.values():
+            value = self.eval_const(v.default) if v.default is not None else _zero(self.ck.resolve_type(v.type))
+            out.extend([value] * (self.n if v.per_player else 1))
+        return out
+
+    # --- component labels ----------------------------------------------------------------
+    def component_label(self, c: int) -> str:
+        kind = self.comp_kind[c]
+        info = self.m.kinds[kind]
+        attrs_ = self.comp_attrs[c]
+        if info.decl.label is None:
+            shown = ", ".join(f"{k}: {_show(v)}" for k, v in attrs_.items() if v not in (None, False))
+            return f"{kind}({shown})" if shown else kind
+        env = _Env({name: repr(value) for name, value in attrs_.items()})
+        for p in info.props:
+            env.names[p] = "None"
+        code = self.cx_text(info.decl.label, env)
+        return eval(code, self.base_namespace())  # noqa: S307
+
+    # --- defs -------------------------------------------------------------------------------
+    def compile_def(self, d: ast.DefDecl) -> str:
+        env = _Env({p.name: f"a_{p.name}" for p in d.params})
+        params = "".join(f", a_{p.name}" for p in d.params)
+        body = self.cx(d.body, env)
+        return f"def d_{d.name}(st{params}):\n    Z = st.z; V = st.v; P = st.p\n    return {body}"
+
+    # --- statements ---------------------------------------------------------------------------
+    def compile_body(self, stmts, env: _Env, block: int, new_scope: bool = True) -> int:
+        """Emit stmts starting in `block`; return the block where control continues."""
+        env = env.child() if new_scope else env
+        suspending = _suspends(stmts, self.m, self.memo)
+        self.start(block)
+        for s in stmts:
+            block = self.compile_stmt(s, env, suspending)
+        return self.cur
+
+    def compile_stmt(self, s: ast.Stmt, env: _Env, in_suspending: bool) -> int:
+        if _stmt_suspends(s, self.m, self.memo):
+            self.compile_suspending(s, env)
+        else:
+            self.compile_plain(s, env, in_suspending)
+        return self.cur
+
+    def local(self, name: str, env: _Env, persistent: bool) -> str:
+        code = self.slot() if persistent else f"v_{name}_{next(self.fresh)}"
+        env.names[name] = code
+        return code
+
+    def compile_plain(self, s: ast.Stmt, env: _Env, persistent: bool) -> None:
+        """A statement with no decision inside: plain Python in the current block."""
+        e = self.emit
+        if isinstance(s, ast.Let):
+            value = self.cx(s.value, env)
+            target = self.local(s.name, env, persistent)
+            e(f"{target} = {value}", s.pos)
+        elif isinstance(s, ast.Assign):
+            e(f"{self.target(s.target, env)} {s.op} {self.cx(s.value, env)}", s.pos)
+        elif isinstance(s, ast.Move):
+            bottom = ", True" if s.at_bottom else ""
+            dest = self.cx(s.dest, env)
+            if s.top is not None:
+                e(f"move_top(st, {self.cx(s.top, env)}, {self.cx(s.what, env)}, {dest}{bottom})", s.pos)
+            else:
+                kind = self.ck.types[s.what].kind
+                what = self.cx(s.what, env)
+                if kind == "zone":
+                    e(f"move_all(st, {what}, {dest}{bottom})", s.pos)
+                elif kind == "list":
+                    e(f"move_list(st, {what}, {dest}{bottom})", s.pos)
+                else:
+                    e(f"move(st, {what}, {dest}{bottom})", s.pos)
+        elif isinstance(s, ast.Deal):
+            e(f"deal(st, {self.cx(s.count, env)}, {self.cx(s.source, env)}, {self.zone_base[s.zone]}, {self.n})",
+              s.pos)
+        elif isinstance(s, ast.Shuffle):
+            e(f"shuffle(st, {self.cx(s.zone, env)})", s.pos)
+        elif isinstance(s, ast.Swap):
+            fn = "swap_zones" if self.ck.types[s.left].kind == "zone" else "swap_components"
+            e(f"{fn}(st, {self.cx(s.left, env)}, {self.cx(s.right, env)})", s.pos)
+        elif isinstance(s, ast.Reveal):
+            fn = "reveal_zone" if self.ck.types[s.what].kind == "zone" else "reveal_component"
+            e(f"{fn}(st, {self.cx(s.what, env)}, {self.cx(s.to, env)})", s.pos)
+        elif isinstance(s, ast.If):
+            for i, (cond, body) in enumerate(s.branches):
+                e(f"{'if' if i == 0 else 'elif'} {self.cx(cond, env)}:", cond.pos)
+                self.plain_block(body, env)
+            if s.otherwise:
+                e("else:")
+                self.plain_block(s.otherwise, env)
+        elif isinstance(s, ast.For):
+            inner = env.child()
+            var = self.local(s.var, inner, False)
+            e(f"for {var} in {self.cx_iter(s.source, env)}:", s.pos)
+            self.plain_block(s.body, inner)
+        elif isinstance(s, ast.Repeat):
+            e(f"for _ in range({self.cx(s.times, env)}):", s.pos)
+            self.plain_block(s.body, env)
+        elif isinstance(s, ast.While):
+            e(f"while {self.cx(s.cond, env)}:", s.pos)
+            self.plain_block(s.body, env)
+        elif isinstance(s, ast.RepeatUntil):
+            e("while True:", s.pos)
+            self.indent += 1
+            inner = env.child()
+            for x in s.body:
+                self.compile_plain(x, inner, False)
+            e(f"if {self.cx(s.cond, inner)}:")
+            e("    break")
+            self.indent -= 1
+        elif isinstance(s, ast.Turn):
+            e("st.turn += 1", s.pos)
+            inner = env.child()
+            me = self.slot()
+            inner.me = me
+            inner.names["me"] = me
+            e(f"{me} = {self.cx(s.player, env)}")
+            for x in s.body:
+                self.compile_plain(x, inner, True)
+        elif isinstance(s, ast.ScoreStmt):
+            first, count = self.scoring_slots(s.scoring)
+            base = self.var_base[s.into]
+            e(f"_tot = []", s.pos)
+            e(f"for _p in range({self.n}):")
+            e(f"    _items, _t = score_{s.scoring}(st, _p)")
+            e(f"    V[{base} + _p] += _t")
+            e(f"    _tot.append(_t)")
+            e(f"    for _j in range({count}):")
+            e(f"        st.b[_p * NITEMS + {first} + _j] += _items[_j]")
+            e(f"st.log.append(('score', {list(self.m.scorings).index(s.scoring)}, tuple(_tot)))")
+        elif isinstance(s, ast.Log):
+            tid = len(self.log_templates)
+            parts, values = self.template(s.text, env)
+            self.log_templates.append(parts)
+            e(f"st.log.append(('say', {tid}, ({values})))", s.pos)
+        elif isinstance(s, ast.CallPhase):
+            inner = env.child()
+            for x in self.m.phases[s.name].body:
+                self.compile_plain(x, inner, persistent)
+        else:  # pragma: no cover
+            raise AssertionError(f"unexpected plain statement {s}")
+
+    def plain_block(self, body, env: _Env) -> None:
+        self.indent += 1
+        inner = env.child()
+        if not body:
+            self.emit("pass")
+        for x in body:
+            self.compile_plain(x, inner, False)
+        self.indent -= 1
+
+    def compile_suspending(self, s: ast.Stmt, env: _Env) -> None:
+        """A statement containing a decision: control flow through blocks."""
+        e = self.emit
+        if isinstance(s, ast.Choose):
+            ids = tuple(self.action_ids[a] for a in s.actions)
+            nxt = self.new_block()
+            e(f"st.chooser = {env.me}", s.pos)
+            e(f"st.options = {ids!r}")
+            e(f"st.pc = {nxt}")
+            e("return -1")
+            self.start(nxt)
+        elif isinstance(s, ast.EndGame):
+            e("st.over = True", s.pos)
+            e("return -2")
+            self.start(self.new_block())
+        elif isinstance(s, ast.CallPhase):
+            phase = self.m.phases[s.name]
+            nxt = self.new_block()
+            e(f"return {nxt}", s.pos)
+            end = self.compile_body(phase.body, env, nxt)
+            self.start(end)
+        elif isinstance(s, ast.Turn):
+            e("st.turn += 1", s.pos)
+            inner = env.child()
+            me = self.slot()
+            inner.me = me
+            inner.names["me"] = me
+            e(f"{me} = {self.cx(s.player, env)}")
+            body = self.new_block()
+            e(f"return {body}")
+            end = self.compile_body(s.body, inner, body)
+            self.start(end)
+        elif isinstance(s, ast.If):
+            after = None
+            targets = []
+            for i, (cond, body) in enumerate(s.branches):
+                b = self.new_block()
+                targets.append((b, body))
+                e(f"{'if' if i == 0 else 'elif'} {self.cx(cond, env)}:", cond.pos)
+                e(f"    return {b}")
+            other = self.new_block()
+            targets.append((other, s.otherwise))
+            e(f"return {other}")
+            after = self.new_block()
+            for b, body in targets:
+                end = self.compile_body(body, env, b)
+                self.start(end)
+                self.emit(f"return {after}")
+            self.start(after)
+        elif isinstance(s, (ast.For, ast.Repeat, ast.While, ast.RepeatUntil)):
+            self.compile_loop(s, env)
+        else:  # pragma: no cover
+            raise AssertionError(f"unexpected suspending statement {s}")
+
+    def compile_loop(self, s: ast.Stmt, env: _Env) -> None:
+        e = self.emit
+        head = self.new_block()
+        after = self.new_block()
+        body = self.new_block()
+        inner = env.child()
+        if isinstance(s, ast.For):
+            items, idx = self.slot(), self.slot()
+            e(f"{items} = list({self.cx_iter(s.source, env)})", s.pos)
+            e(f"{idx} = 0")
+            e(f"return {head}")
+            var = self.local(s.var, inner, True)
+            self.start(head)
+            e(f"if {idx} < len({items}):")
+            e(f"    {var} = {items}[{idx}]")
+            e(f"    {idx} += 1")
+            e(f"    return {body}")
+            e(f"return {after}")
+            stmts = s.body
+        elif isinstance(s, ast.Repeat):
+            left = self.slot()
+            e(f"{left} = {self.cx(s.times, env)}", s.pos)
+            e(f"return {head}")
+            self.start(head)
+            e(f"if {left} > 0:")
+            e(f"    {left} -= 1")
+            e(f"    return {body}")
+            e(f"return {after}")
+            stmts = s.body
+        elif isinstance(s, ast.While):
+            e(f"return {head}", s.pos)
+            self.start(head)
+            e(f"if {self.cx(s.cond, env)}:")
+            e(f"    return {body}")
+            e(f"return {after}")
+            stmts = s.body
+        else:  # RepeatUntil: the condition sees the body's locals
+            e(f"return {body}", s.pos)
+            end = self.compile_body(s.body, inner, body, new_scope=False)
+            self.start(end)
+            e(f"if {self.cx(s.cond, inner)}:", s.cond.pos)
+            e(f"    return {after}")
+            e(f"return {body}")
+            self.start(after)
+            return
+        end = self.compile_body(stmts, inner, body)
+        self.start(end)
+        e(f"return {head}")
+        self.start(after)
+
+    def target(self, t: ast.Expr, env: _Env) -> str:
+        res = self.ck.res.get(t)
+        if isinstance(t, ast.Name):
+            if res and res[0] == "local":
+                return env.names[t.ident]
+            return f"V[{self.var_base[t.ident]}]"
+        if isinstance(t, ast.Call):
+            return f"V[{self.var_base[t.func]} + {self.cx(t.args[0], env)}]"
+        if isinstance(t, ast.Attr):
+            return f"P[{self.prop_index[t.attr]}][{self.cx(t.obj, env)}]"
+        raise AssertionError(t)  # pragma: no cover
+
+    # --- actions ----------------------------------------------------------------------------
+    def compile_action(self, info: ActionInfo) -> None:
+        d = info.decl
+        env = _Env()
+        info.me_slot = self.n_locals
+        me = self.slot()
+        env.me = me
+        env.names["me"] = me
+        for p in d.params:
+            info.param_slots.append(self.n_locals)
+            env.names[p.name] = self.slot()
+        info.entry = self.new_block()
+        effects = [s for s in d.body if not isinstance(s, ast.Require)]
+        end = self.compile_body(effects, env, info.entry)
+        self.start(end)
+        self.emit("return st.stack.pop()")
+
+    def compile_legal(self, info: ActionInfo) -> str:
+        aid = self.action_ids[info.name]
+        lines = [f"def legal_{aid}(st, me, out):", "    Z = st.z; V = st.v; P = st.p"]
+        if info.decl is None:
+            lines.append(f"    out.append(({aid}, ()))")
+            return "\n".join(lines)
+        for times, scope in info.limits:
+            key = "st.turn" if scope == "turn" else "-1 - me"
+            lines.append(f"    if st.used.get(({aid}, {key}), 0) >= {times}:")
+            lines.append("        return")
+        env = _Env({"me": "me"}, me="me")
+        names = []
+        depth = 1
+        requires = [s.cond for s in info.decl.body if isinstance(s, ast.Require)]
+        for p in info.decl.params:
+            var = f"a_{p.name}"
+            lines.append("    " * depth + f"for {var} in {self.cx_iter(p.domain, env)}:")
+            env.names[p.name] = var
+            names.append(var)
+            depth += 1
+        for r in requires:
+            lines.append("    " * depth + f"if not ({self.cx(r, env)}):  # @{r.pos.line}:{r.pos.column}")
+            lines.append("    " * (depth + 1) + ("continue" if names else "return"))
+        args = "(" + "".join(f"{v}, " for v in names) + ")"
+        lines.append("    " * depth + f"out.append(({aid}, {args}))")
+        return "\n".join(lines)
+
+    def compile_action_label(self, info: ActionInfo) -> str:
+        aid = self.action_ids[info.name]
+        lines = [f"def label_{aid}(st, me, args):", "    Z = st.z; V = st.v; P = st.p"]
+        d = info.decl
+        if d is None:
+            lines.append("    return 'pass'")
+            return "\n".join(lines)
+        env = _Env({"me": "me"}, me="me")
+        for i, p in enumerate(d.params):
+            env.names[p.name] = f"args[{i}]"
+        if d.label is not None:
+            lines.append(f"    return {self.cx_text(d.label, env)}")
+        else:
+            shown = " + ' ' + ".join(self.show(self.ck.types.get(p.domain), f"args[{i}]", elem=True)
+                                      for i, p in enumerate(d.params))
+            lines.append(f"    return {d.name!r}" + (f" + ' ' + {shown}" if shown else ""))
+        return "\n".join(lines)
+
+    # --- scoring ----------------------------------------------------------------------------
+    def scoring_slots(self, name: str) -> tuple[int, int]:
+        return self.scoring_index[name]
+
+    def compile_scoring(self, s: ast.ScoringDecl) -> str:
+        env = _Env({s.player: "p"})
+        lines = [f"def score_{s.name}(st, p):", "    Z = st.z; V = st.v; P = st.p",
+                 f"    out = [0] * {len(s.items)}", "    t = 0"]
+        for i, item in enumerate(s.items):
+            cond = self.cx(item.cond, env) if item.cond is not None else "True"
+            tag = f"  # @{item.pos.line}:{item.pos.column}"
+            if item.mode == "points":
+                lines.append(f"    x = {self.cx(item.value, env)}{tag}")
+                lines.append(f"    out[{i}] = x; t += x")
+            elif item.mode == "double":
+                lines.append(f"    if {cond}:{tag}")
+                lines.append(f"        out[{i}] = t; t += t")
+            elif item.mode == "zero":
+                lines.append(f"    if {cond}:{tag}")
+                lines.append(f"        out[{i}] = -t; t = 0")
+            else:
+                lines.append(f"    if {cond}:{tag}")
+                lines.append(f"        x = t * ({self.cx(item.value, env)}) - t")
+                lines.append(f"        out[{i}] = x; t += x")
+        lines.append("    return out, t")
+        return "\n".join(lines)
+
+    def compile_ranking(self) -> str:
+        r = self.m.ranking
+        lines = ["def rank_key(st, p):", "    Z = st.z; V = st.v; P = st.p"]
+        if r is None:
+            targets = self.m.score_targets
+            keys = " + ".join(f"V[{self.var_base[t]} + p]" for t in targets) or "0"
+            lines.append(f"    return ({keys},)")
+        else:
+            env = _Env({r.player: "p"})
+            lines.append("    return (" + "".join(f"{self.cx(k, env)}, " for k in r.keys) + ")")
+        return "\n".join(lines) + "\nNITEMS = " + str(len(self.items))
+
+    # --- expressions --------------------------------------------------------------------------
+    def cx_iter(self, e: ast.Expr, env: _Env) -> str:
+        """Code for iterating over a zone (its contents) or a list."""
+        t = self.ck.types.get(e)
+        code = self.cx(e, env)
+        if t is not None and t.kind == "zone":
+            return f"Z[{code}]"
+        return code
+
+    def cx_text(self, s: ast.StrLit, env: _Env) -> str:
+        pieces = []
+        for part in s.parts:
+            if isinstance(part, str):
+                pieces.append(repr(part))
+            else:
+                pieces.append(self.show(self.ck.types.get(part), self.cx(part, env)))
+        return " + ".join(pieces) if pieces else "''"
+
+    def template(self, s: ast.StrLit, env: _Env) -> tuple[list, str]:
+        """A log line: the text parts and the code of the values, rendered later."""
+        parts, values = [], []
+        for part in s.parts:
+            if isinstance(part, str):
+                parts.append(part)
+            else:
+                t = self.ck.types.get(part)
+                parts.append((t.kind if t else "any",))
+                values.append(self.cx(part, env))
+        return parts, "".join(f"{v}, " for v in values)
+
+    def show(self, t: Optional[Type], code: str, elem: bool = False) -> str:
+        """Code that renders a value for people: players as P1.., components by label."""
+        if t is not None and elem:
+            t = _element(t)
+        kind = t.kind if t is not None else "any"
+        if kind == "comp":
+            return f"LBL[{code}]"
+        if kind == "player":
+            return f"('P' + str({code} + 1))"
+        if kind == "flag":
+            return f"('yes' if {code} else 'no')"
+        return f"str({code})"
+
+    def cx(self, e: ast.Expr, env: _Env) -> str:
+        ck = self.ck
+        if isinstance(e, ast.IntLit):
+            return str(e.value)
+        if isinstance(e, ast.StrLit):
+            return self.cx_text(e, env)
+        if isinstance(e, ast.Name):
+            res = ck.res.get(e)
+            kind = res[0] if res else "local"
+            if kind == "local":
+                return env.names[e.ident]
+            if kind == "const":
+                return {"true": "True", "false": "False", "none": "None", "player_count": str(self.n)}[e.ident]
+            if kind == "var":
+                return f"V[{self.var_base[e.ident]}]"
+            if kind == "option":
+                return f"st.opt[{self.option_index[e.ident]}]"
+            if kind == "zone":
+                return str(self.zone_base[e.ident])
+            if kind == "def":
+                return f"d_{e.ident}(st)"
+            if kind == "enum":
+                return repr(e.ident)
+            raise AssertionError(res)  # pragma: no cover
+        if isinstance(e, ast.Attr):
+            obj = self.cx(e.obj, env)
+            if e.attr in self.prop_index:
+                return f"P[{self.prop_index[e.attr]}][{obj}]"
+            return f"A_{e.attr}[{obj}]"
+        if isinstance(e, ast.Call):
+            return self.cx_call(e, env)
+        if isinstance(e, ast.GenCall):
+            return self.cx_gen(e, env)
+        if isinstance(e, ast.Players):
+            if e.start is None:
+                return "PLAYERS"
+            return f"ROT[{self.cx(e.start, env)}]"
+        if isinstance(e, ast.ListLit):
+            return "[" + ", ".join(self.cx(i, env) for i in e.items) + "]"
+        if isinstance(e, ast.Table):
+            subject = self.cx(e.subject, env)
+            exact = [en for en in e.entries if en.key is not None and not en.at_least]
+            least = sorted((en for en in e.entries if en.at_least), key=lambda en: -en.key)
+            other = [en for en in e.entries if en.key is None]
+            out = self.cx(other[0].value, env) if other else "None"
+            chain = ""
+            for en in exact:
+                chain += f"{self.cx(en.value, env)} if {subject} == {en.key} else "
+            for en in least:
+                chain += f"{self.cx(en.value, env)} if {subject} >= {en.key} else "
+            return f"({chain}{out})"
+        if isinstance(e, ast.IfExpr):
+            return f"({self.cx(e.then, env)} if {self.cx(e.cond, env)} else {self.cx(e.other, env)})"
+        if isinstance(e, ast.BoolOp):
+            return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
+        if isinstance(e, ast.Not):
+            return f"(not {self.cx(e.operand, env)})"
+        if isinstance(e, ast.Compare):
+            if e.op == "in":
+                return f"({self.cx(e.left, env)} in {self.cx_iter(e.right, env)})"
+            return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
+        if isinstance(e, ast.Range):
+            return f"range({self.cx(e.low, env)}, {self.cx(e.high, env)} + 1)"
+        if isinstance(e, ast.BinOp):
+            return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
+        if isinstance(e, ast.Neg):
+            return f"(-{self.cx(e.operand, env)})"
+        raise AssertionError(e)  # pragma: no cover
+
+    def cx_call(self, e: ast.Call, env: _Env) -> str:
+        res = self.ck.res.get(e)
+        kind = res[0] if res else None
+        args = e.args
+        if kind == "var_p":
+            return f"V[{self.var_base[e.func]} + {self.cx(args[0], env)}]"
+        if kind == "zone_p":
+            return f"({self.zone_base[e.func]} + {self.cx(args[0], env)})"
+        if kind == "def":
+            return f"d_{e.func}(st" + "".join(", " + self.cx(a, env) for a in args) + ")"
+        if kind == "aggregate":
+            coll = self.cx_iter(args[0], env)
+            f = e.func
+            return {
+                "count": f"len({coll})", "sum": f"sum({coll})", "min": f"min({coll}, default=0)",
+                "max": f"max({coll}, default=0)", "any": f"any({coll})", "every": f"all({coll})",
+                "first": f"_first({coll})", "last": f"_last({coll})", "distinct": f"len(set({coll}))",
+                "list": f"list({coll})",
+            }[f]
+        if kind == "builtin":
+            a = [self.cx(x, env) for x in args]
+            f = e.func
+            if f == "next":
+                return f"(({a[0]} + 1) % {self.n})"
+            if f == "prev":
+                return f"(({a[0]} - 1) % {self.n})"
+            if f == "random":
+                return f"rand_choice(st, {self.cx_iter(args[0], env)})"
+            if f == "abs":
+                return f"abs({a[0]})"
+            if f == "index":
+                return f"index_in_zone(st, {a[0]})"
+            if f == "zone_of":
+                return f"st.w[{a[0]}]"
+        raise AssertionError(e)  # pragma: no cover
+
+    def cx_gen(self, e: ast.GenCall, env: _Env) -> str:
+        inner = env.child()
+        var = f"g_{e.var}_{next(self.fresh)}"
+        inner.names[e.var] = var
+        src = self.cx_iter(e.source, env)
+        item = self.cx(e.item, inner)
+        cond = f" if {self.cx(e.cond, inner)}" if e.cond is not None else ""
+        gen = f"{item} for {var} in {src}{cond}"
+        f = e.func
+        if f == "count":
+            return f"len([0 for {var} in {src}{cond}])"
+        if f == "sum":
+            return f"sum({gen})"
+        if f in ("min", "max"):
+            return f"{f}(({gen}), default=0)"
+        if f == "any":
+            return f"any({gen})"
+        if f == "every":
+            return f"all({gen})"
+        if f == "first":
+            return f"next(({gen}), None)"
+        if f == "last":
+            return f"_last([{gen}])"
+        if f == "distinct":
+            return f"len({{{gen}}})"
+        if f == "list":
+            return f"[{gen}]"
+        if f in ("argmax", "argmin"):
+            key = self.cx(e.key, inner)
+            fn = "max" if f == "argmax" else "min"
+            return f"{fn}([{var} for {var} in {src}{cond}], key=lambda {var}: {key}, default=None)"
+        raise AssertionError(f)  # pragma: no cover
+
+
+class _SetupState:
+    """Stands in for the state while setup-time expressions are evaluated."""
+
+    def __init__(self, opt):
+        self.opt = opt
+
+
+def _element(t: Type) -> Type:
+    if t.kind == "list" and t.element is not None:
+        return t.element
+    if t.kind == "zone":
+        return Type("comp")
+    return t
+
+
+def _zero(t: Type):
+    return {"int": 0, "flag": False, "text": ""}.get(t.kind)
+
+
+def _show(v) -> str:
+    return str(v)
+
+
+def compile_program(checker: Checker, players: int, options: Optional[dict] = None) -> Program:
+    return Compiler(checker, players, options or {}).compile()
+
+
+__all__ = ["Program", "compile_program", "INT"]

@@ -1,0 +1,353 @@
+"""Running a compiled game: whose turn, legal actions, apply, clone, views, scores, save."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import traceback
+from typing import Any, NamedTuple, Optional
+
+from . import runtime
+from .compiler import Program
+from .diagnostics import GameError
+from .runtime import State
+
+STATE_FORMAT = "ruleforge-state/1"
+MAX_BLOCKS_WITHOUT_DECISION = 5_000_000
+
+
+class Action(NamedTuple):
+    """A legal action: the action's index in the program and its chosen arguments."""
+
+    aid: int
+    args: tuple
+
+
+def player_name(p: Optional[int]) -> str:
+    return "nobody" if p is None else f"P{p + 1}"
+
+
+class Game:
+    """One game in progress. Create it with `Rules.new_game`; everything else is here."""
+
+    __slots__ = ("program", "state", "seed", "_legal", "_labels")
+
+    def __init__(self, program: Program, seed: int, state: Optional[State] = None):
+        self.program = program
+        self.seed = seed
+        self._labels: Optional[list[str]] = None
+        if state is None:
+            self.state = self._initial_state(seed)
+            self._legal: list[Action] = []
+            self._advance()
+        else:
+            self.state = state
+            self._legal = []
+            self._refresh_legal()
+
+    # --- setup -----------------------------------------------------------------------
+    def _initial_state(self, seed: int) -> State:
+        prog = self.program
+        st = State()
+        st.z = [[] for _ in prog.zones]
+        for c, zi in enumerate(prog.comp_start):
+            st.z[zi].append(c)
+        st.w = list(prog.comp_start)
+        st.v = list(prog.var_init)
+        st.p = [[init] * len(prog.comp_kind) for init in prog.prop_init]
+        st.l = [None] * prog.n_locals
+        st.b = [0] * (prog.players * len(prog.items))
+        st.pc = 0
+        st.stack = []
+        st.rng = runtime.seed_state(seed)
+        st.turn = 0
+        st.used = {}
+        st.seen = [[] for _ in range(prog.players)]
+        st.log = []
+        st.chooser = None
+        st.options = ()
+        st.over = False
+        st.opt = list(prog.option_values)
+        st.steps = 0
+        return st
+
+    # --- running ---------------------------------------------------------------------
+    def _run(self) -> None:
+        st = self.state
+        blocks = self.program.blocks
+        pc = st.pc
+        try:
+            for _ in range(MAX_BLOCKS_WITHOUT_DECISION):
+                pc = blocks[pc](st)
+                if pc < 0:
+                    return
+        except GameError:
+            raise
+        except Exception as err:  # a rule failed at run time: name the rule
+            raise GameError(self._runtime_message(err)) from None
+        raise GameError("the rules ran 5,000,000 steps without a decision: a loop never ends")
+
+    def _runtime_message(self, err: Exception) -> str:
+        where = "a rule"
+        for frame in reversed(traceback.extract_tb(err.__traceback__)):
+            if frame.filename.startswith("<ruleforge:") and frame.lineno in self.program.line_map:
+                pos = self.program.line_map[frame.lineno]
+                where = f"{pos.file}:{pos.line}:{pos.column}"
+                break
+        return f"{where}: runtime error: {type(err).__name__}: {err}"
+
+    def _refresh_legal(self) -> None:
+        st = self.state
+        self._labels = None
+        if st.over:
+            self._legal = []
+            return
+        out: list = []
+        funcs = self.program.legal_funcs
+        me = st.chooser
+        try:
+            for aid in st.options:
+                funcs[aid](st, me, out)
+        except Exception as err:
+            raise GameError(self._runtime_message(err)) from None
+        self._legal = out
+
+    def _advance(self) -> None:
+        """Run the rules to the next decision that has a choice, or to the end."""
+        st = self.state
+        while True:
+            self._run()
+            self._refresh_legal()
+            if st.over or self._legal:
+                return
+            # Nobody can act: the decision is skipped (documented behaviour).
+            st.log.append(("skip", st.chooser))
+
+    # --- queries ---------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.program.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.over
+
+    @property
+    def current_player(self) -> Optional[int]:
+        return None if self.state.over else self.state.chooser
+
+    def legal_actions(self) -> list[Action]:
+        return [Action(a, b) for a, b in self._legal]
+
+    def label(self, action: Action | tuple) -> str:
+        aid, args = action
+        return self.program.label_funcs[aid](self.state, self.state.chooser, args)
+
+    def legal_labels(self) -> list[str]:
+        """Readable labels of the legal actions, made unique with '#2', '#3' where alike."""
+        if self._labels is None:
+            raw = [self.label(a) for a in self._legal]
+            seen: dict[str, int] = {}
+            out = []
+            for text in raw:
+                seen[text] = seen.get(text, 0) + 1
+                out.append(text if seen[text] == 1 else f"{text} #{seen[text]}")
+            self._labels = out
+        return self._labels
+
+    # --- acting ----------------------------------------------------------------------
+    def apply(self, action: Action | tuple | str) -> None:
+        """Apply a legal action (or its label). An illegal one raises GameError, changing nothing."""
+        if self.state.over:
+            raise GameError("the game is over: no action can be applied")
+        if isinstance(action, str):
+            labels = self.legal_labels()
+            if action not in labels:
+                raise GameError(f"'{action}' is not a legal action for {player_name(self.state.chooser)}; "
+                                f"legal: {', '.join(labels)}")
+            action = self._legal[labels.index(action)]
+        else:
+            action = (action[0], tuple(action[1]))
+            if action not in self._legal:
+                raise GameError(f"{action!r} is not a legal action for {player_name(self.state.chooser)}")
+        self._apply_unchecked(action)
+
+    def _apply_unchecked(self, action: tuple) -> None:
+        st = self.state
+        aid, args = action
+        me = st.chooser
+        st.log.append(("act", me, aid, args))
+        st.steps += 1
+        if aid:
+            info = self.program.actions[aid]
+            L = st.l
+            L[info.me_slot] = me
+            for slot, value in zip(info.param_slots, args):
+                L[slot] = value
+            for _times, scope in info.limits:
+                key = (aid, st.turn if scope == "turn" else -1 - me)
+                st.used[key] = st.used.get(key, 0) + 1
+            st.stack.append(st.pc)
+            st.pc = info.entry
+        self._advance()
+
+    def clone(self) -> "Game":
+        g = Game.__new__(Game)
+        g.program = self.program
+        g.seed = self.seed
+        g.state = self.state.clone()
+        g._legal = self._legal
+        g._labels = self._labels
+        return g
+
+    # --- scores ----------------------------------------------------------------------
+    def scores(self) -> list[dict[str, Any]]:
+        """Per player: total, itemised breakdown (label -> points) and ranking key."""
+        prog = self.program
+        st = self.state
+        n_items = len(prog.items)
+        out = []
+        for p in range(prog.players):
+            total = sum(st.v[prog.var_base[t] + p] for t in prog.model.score_targets)
+            items: dict[str, int] = {}
+            for i, (_scoring, label) in enumerate(prog.items):
+                items[label] = items.get(label, 0) + st.b[p * n_items + i]
+            out.append({"player": p, "total": total, "breakdown": items,
+                        "rank": list(prog.rank_func(st, p))})
+        return out
+
+    def winners(self) -> list[int]:
+        keys = [tuple(self.program.rank_func(self.state, p)) for p in range(self.players)]
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def preview_scoring(self, name: str) -> list[dict[str, int]]:
+        """What scoring `name` would give each player now, item by item, without applying it."""
+        prog = self.program
+        if name not in prog.score_funcs:
+            raise GameError(f"no scoring named '{name}'; there are: {', '.join(prog.score_funcs)}")
+        first, count = prog.scorings[name]
+        labels = [label for _, label in prog.items[first:first + count]]
+        out = []
+        for p in range(prog.players):
+            items, total = prog.score_funcs[name](self.state, p)
+            row = dict(zip(labels, items))
+            row["total"] = total
+            out.append(row)
+        return out
+
+    # --- views -------------------------------------------------------------------------
+    def zone_visible_to(self, zi: int, player: Optional[int]) -> bool:
+        info = self.program.zones[zi]
+        if info.visibility == "everyone":
+            return True
+        if info.visibility == "owner":
+            return player is not None and info.owner == player
+        return False
+
+    def view(self, player: Optional[int]) -> dict[str, Any]:
+        """What `player` may see (None: a spectator). Hidden zones show only their size."""
+        prog = self.program
+        st = self.state
+        labels = prog.comp_label
+        zones: dict[str, Any] = {}
+        for zi, info in enumerate(prog.zones):
+            key = info.name if info.owner is None else f"{info.name}({player_name(info.owner)})"
+            if self.zone_visible_to(zi, player):
+                zones[key] = [labels[c] for c in st.z[zi]]
+            else:
+                zones[key] = {"hidden": len(st.z[zi])}
+        variables: dict[str, Any] = {}
+        for i, (name, owner) in enumerate(prog.var_names):
+            key = name if owner is None else f"{name}({player_name(owner)})"
+            variables[key] = _plain(st.v[i])
+        seen = []
+        if player is not None:
+            for zi, comps in st.seen[player]:
+                what = "a component" if zi < 0 else self._zone_key(zi)
+                seen.append({"zone": what, "contents": [labels[c] for c in comps]})
+        view = {
+            "game": prog.model.title, "viewer": player_name(player) if player is not None else "spectator",
+            "to_act": player_name(self.current_player) if not st.over else None,
+            "over": st.over, "zones": zones, "vars": variables, "seen": seen,
+        }
+        if player is not None and player == self.current_player:
+            view["legal"] = self.legal_labels()
+        return view
+
+    def _zone_key(self, zi: int) -> str:
+        info = self.program.zones[zi]
+        return info.name if info.owner is None else f"{info.name}({player_name(info.owner)})"
+
+    # --- the log -------------------------------------------------------------------------
+    def log_lines(self, start: int = 0) -> list[str]:
+        """The event log as readable lines."""
+        prog = self.program
+        out = []
+        for entry in self.state.log[start:]:
+            kind = entry[0]
+            if kind == "act":
+                _, me, aid, args = entry
+                text = prog.label_funcs[aid](self.state, me, args)
+                out.append(f"{player_name(me)}: {text}")
+            elif kind == "say":
+                out.append(render_template(prog, entry[1], entry[2]))
+            elif kind == "score":
+                name = list(prog.scorings)[entry[1]]
+                pts = ", ".join(f"{player_name(p)} {t:+d}" for p, t in enumerate(entry[2]))
+                out.append(f"scoring {name}: {pts}")
+            elif kind == "skip":
+                out.append(f"{player_name(entry[1])} has no legal action and is skipped")
+        return out
+
+    def action_history(self) -> list[tuple[int, int, tuple]]:
+        return [(e[1], e[2], e[3]) for e in self.state.log if e[0] == "act"]
+
+    # --- saving ----------------------------------------------------------------------------
+    def digest(self) -> str:
+        """A short hash of the whole state: equal states, equal digests."""
+        data = json.dumps(self._state_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+    def _state_json(self) -> dict[str, Any]:
+        st = self.state
+        return {
+            "z": st.z, "v": [_plain(x) for x in st.v], "p": st.p, "l": [_plain(x) for x in st.l], "b": st.b,
+            "pc": st.pc, "stack": st.stack, "rng": st.rng, "turn": st.turn,
+            "used": [[k[0], k[1], v] for k, v in sorted(st.used.items())],
+            "seen": st.seen, "log": [_plain(list(e)) for e in st.log], "chooser": st.chooser,
+            "options": list(st.options), "over": st.over, "opt": st.opt, "steps": st.steps,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": STATE_FORMAT, "game": self.program.model.title, "players": self.players,
+            "seed": self.seed, "state": self._state_json(),
+        }
+
+
+def render_template(prog: Program, tid: int, values: tuple) -> str:
+    parts = prog.log_templates[tid]
+    it = iter(values)
+    out = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        else:
+            value = next(it, None)
+            kind = part[0]
+            if kind == "player" and isinstance(value, int):
+                out.append(player_name(value))
+            elif kind == "comp" and isinstance(value, int):
+                out.append(prog.comp_label[value])
+            else:
+                out.append(str(value))
+    return "".join(out)
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return [_plain(i) for i in x]
+    if isinstance(x, range):
+        return list(x)
+    return x

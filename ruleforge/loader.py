@@ -1,0 +1,94 @@
+"""Reading rules files from disk, and merging a variant (`extends`) over its base."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import ast
+from .diagnostics import Diagnostic, RulesError
+from .parser import parse_rules
+
+
+def load_source(path: str | Path) -> tuple[list[ast.Decl], dict[str, str]]:
+    """Parse `path` and every file it extends; return the merged declarations and sources."""
+    sources: dict[str, str] = {}
+    decls = _load(Path(path), sources, chain=())
+    return decls, sources
+
+
+def _read(path: Path, sources: dict[str, str], origin: ast.Pos | None) -> str:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        where = origin or ast.Pos(str(path), 0, 0)
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': {reason}")], sources) from None
+    sources[str(path)] = text
+    return text
+
+
+def _load(path: Path, sources: dict[str, str], chain: tuple[Path, ...],
+          origin: ast.Pos | None = None) -> list[ast.Decl]:
+    text = _read(path, sources, origin)
+    rules = parse_rules(text, str(path))
+    extends = [d for d in rules.decls if isinstance(d, ast.ExtendsDecl)]
+    own = [d for d in rules.decls if not isinstance(d, ast.ExtendsDecl)]
+    if not extends:
+        return own
+    if len(extends) > 1:
+        raise RulesError([Diagnostic(extends[1].pos, "a rules file may extend only one base")], sources)
+    ext = extends[0]
+    base_path = (path.parent / ext.path).resolve()
+    if base_path in chain or base_path == path.resolve():
+        raise RulesError([Diagnostic(ext.pos, f"'{ext.path}' extends itself through a cycle")], sources)
+    base = _load(base_path, sources, chain + (path.resolve(),), ext.pos)
+    return merge_variant(base, own, sources)
+
+
+_REMOVABLE = {
+    "enum": "EnumDecl", "kind": "KindDecl", "zone": "ZoneDecl", "var": "VarDecl", "def": "DefDecl",
+    "phase": "PhaseDecl", "action": "ActionDecl", "scoring": "ScoringDecl", "option": "OptionDecl",
+}
+
+
+def merge_variant(base: list[ast.Decl], overlay: list[ast.Decl], sources: dict[str, str]) -> list[ast.Decl]:
+    """Apply a variant: new declarations are added, `replace` swaps one, `remove` drops one.
+
+    A variant that declares something the base already has, without `replace`, is an error:
+    silent shadowing is how variants drift from their base.
+    """
+    merged = list(base)
+    index = {d.key: i for i, d in enumerate(merged)}
+    errors: list[Diagnostic] = []
+    removed: set[int] = set()
+    for decl in overlay:
+        if isinstance(decl, ast.RemoveDecl):
+            key = (_REMOVABLE.get(decl.kind, decl.kind), decl.name)
+            if key not in index:
+                errors.append(Diagnostic(decl.pos, f"cannot remove {decl.kind} '{decl.name}': the base has none"))
+            else:
+                removed.add(index[key])
+        elif isinstance(decl, ast.ReplaceDecl):
+            inner = decl.decl
+            if inner.key not in index:
+                errors.append(Diagnostic(decl.pos, f"cannot replace '{inner.key[1] or inner.key[0]}': the base has none",
+                                         "declare it without 'replace' to add it"))
+            else:
+                merged[index[inner.key]] = inner
+        elif isinstance(decl, ast.ComponentsDecl) and decl.key in index:
+            # A variant's components block adds to the base's components.
+            i = index[decl.key]
+            old = merged[i]
+            merged[i] = ast.ComponentsDecl(old.pos, old.entries + decl.entries)
+        elif decl.key in index and decl.key[0] not in ("GameDecl",):
+            errors.append(Diagnostic(decl.pos, f"'{decl.key[1] or decl.key[0]}' is already declared by the base",
+                                     "write 'replace' before it to change it"))
+        else:
+            if decl.key in index:
+                merged[index[decl.key]] = decl
+            else:
+                index[decl.key] = len(merged)
+                merged.append(decl)
+    if errors:
+        raise RulesError(errors, sources)
+    return [d for i, d in enumerate(merged) if i not in removed]

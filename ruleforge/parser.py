@@ -1,0 +1,596 @@
+"""Text to syntax tree: the Lark LALR parser and the transformer that builds `ast` nodes."""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .diagnostics import Diagnostic, RulesError
+
+_TOKEN_NAMES = {
+    "RBRACE": "'}'", "LBRACE": "'{'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'",
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "end of file",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def grammar_text() -> str:
+    return resources.files("ruleforge").joinpath("grammar/ruleforge.lark").read_text()
+
+
+@functools.lru_cache(maxsize=None)
+def _parser() -> Lark:
+    return Lark(
+        grammar_text(), parser="lalr", start=["start", "expr"],
+        propagate_positions=True, maybe_placeholders=True,
+    )
+
+
+def _unquote(token: str) -> str:
+    return token[1:-1]
+
+
+class _Builder(Transformer):
+    """Turns the Lark tree into `ast` nodes, stamping every node with its position."""
+
+    def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0):
+        super().__init__()
+        self.path = path
+        self.line_offset = line_offset
+        self.col_offset = col_offset
+        self.errors: list[Diagnostic] = []
+
+    def pos(self, meta: Any) -> ast.Pos:
+        if getattr(meta, "empty", True) and not hasattr(meta, "line"):
+            return ast.Pos(self.path, 0, 0)
+        col = meta.column + (self.col_offset if meta.line == 1 else 0)
+        end_col = meta.end_column + (self.col_offset if meta.end_line == 1 else 0)
+        return ast.Pos(self.path, meta.line + self.line_offset, col,
+                       meta.end_line + self.line_offset, end_col)
+
+    def tpos(self, tok: Token) -> ast.Pos:
+        col = tok.column + (self.col_offset if tok.line == 1 else 0)
+        return ast.Pos(self.path, tok.line + self.line_offset, col,
+                       tok.end_line + self.line_offset,
+                       tok.end_column + (self.col_offset if tok.end_line == 1 else 0))
+
+    # --- strings with {interpolation} ---------------------------------------------
+    def string(self, tok: Token) -> ast.StrLit:
+        text = _unquote(str(tok))
+        parts: list[Any] = []
+        pos = self.tpos(tok)
+        i = 0
+        for m in re.finditer(r"\{([^{}]*)\}", text):
+            if m.start() > i:
+                parts.append(text[i:m.start()])
+            inner = m.group(1)
+            col = pos.column + 1 + m.start(1)
+            parts.append(parse_expression(inner, self.path, pos.line - 1, col - 1, self.errors))
+            i = m.end()
+        if i < len(text):
+            parts.append(text[i:])
+        return ast.StrLit(pos, tuple(parts))
+
+    # --- declarations -------------------------------------------------------------
+    def start(self, items):
+        return [i for i in items if i is not None]
+
+    @v_args(meta=True)
+    def game_decl(self, meta, c):
+        return ast.GameDecl(self.pos(meta), _unquote(str(c[0])))
+
+    @v_args(meta=True)
+    def players_decl(self, meta, c):
+        low = int(c[0])
+        high = int(c[1]) if len(c) > 1 and c[1] is not None else low
+        return ast.PlayersDecl(self.pos(meta), low, high)
+
+    @v_args(meta=True)
+    def extends_decl(self, meta, c):
+        return ast.ExtendsDecl(self.pos(meta), _unquote(str(c[0])))
+
+    @v_args(meta=True)
+    def option_decl(self, meta, c):
+        return ast.OptionDecl(self.pos(meta), str(c[0]), c[1], c[2])
+
+    @v_args(meta=True)
+    def remove_decl(self, meta, c):
+        return ast.RemoveDecl(self.pos(meta), c[0], str(c[1]))
+
+    def decl_kind(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def replace_decl(self, meta, c):
+        return ast.ReplaceDecl(self.pos(meta), c[0])
+
+    @v_args(meta=True)
+    def enum_decl(self, meta, c):
+        return ast.EnumDecl(self.pos(meta), str(c[0]), tuple(c[1]))
+
+    def name_list(self, c):
+        return [(str(t), self.tpos(t)) for t in c]
+
+    @v_args(meta=True)
+    def kind_decl(self, meta, c):
+        attrs_, label = [], None
+        for m in c[1:]:
+            if isinstance(m, ast.StrLit):
+                label = m
+            else:
+                attrs_.append(m)
+        return ast.KindDecl(self.pos(meta), str(c[0]), tuple(attrs_), label)
+
+    @v_args(meta=True)
+    def attr_decl(self, meta, c):
+        return ast.AttrDecl(self.pos(meta), str(c[0]), c[1], c[2] if len(c) > 2 else None, False)
+
+    @v_args(meta=True)
+    def prop_decl(self, meta, c):
+        return ast.AttrDecl(self.pos(meta), str(c[0]), c[1], c[2] if len(c) > 2 else None, True)
+
+    def kind_label(self, c):
+        return self.string(c[0])
+
+    @v_args(meta=True)
+    def simple_type(self, meta, c):
+        return ast.TypeRef(str(c[0]), self.pos(meta))
+
+    @v_args(meta=True)
+    def player_type(self, meta, c):
+        return ast.TypeRef("player", self.pos(meta))
+
+    @v_args(meta=True)
+    def list_type(self, meta, c):
+        return ast.TypeRef("list", self.pos(meta), c[0])
+
+    @v_args(meta=True)
+    def components_decl(self, meta, c):
+        return ast.ComponentsDecl(self.pos(meta), tuple(c))
+
+    def copies(self, c):
+        return c[0] if isinstance(c[0], ast.Expr) else ast.IntLit(self.tpos(c[0]), int(c[0]))
+
+    @v_args(meta=True)
+    def component_entry(self, meta, c):
+        c = list(c)
+        copies = None
+        if c and isinstance(c[0], ast.Expr):
+            copies = c.pop(0)
+        kind = c.pop(0)
+        args, rest = [], []
+        for x in c:
+            if isinstance(x, tuple) and x[0] == "arg":
+                args.append(x[1:])
+            elif x is not None:
+                rest.append(x)
+        target = rest[0]
+        cond = rest[1] if len(rest) > 1 else None
+        return ast.ComponentEntry(self.pos(meta), copies, str(kind), tuple(args),
+                                  target[0], target[1], target[2], cond)
+
+    def component_arg(self, c):
+        return ("arg", str(c[0]), c[1], self.tpos(c[0]))
+
+    def shared_target(self, c):
+        return (str(c[0]), self.tpos(c[0]), False)
+
+    def each_player_target(self, c):
+        return (str(c[0]), self.tpos(c[0]), True)
+
+    @v_args(meta=True)
+    def zone_decl(self, meta, c):
+        name = str(c[0])
+        rest = list(c[1:])
+        per = bool(rest and isinstance(rest[0], Token) and rest[0].type == "PER")
+        if per:
+            rest.pop(0)
+        shape = str(rest.pop(0))
+        vis, size = "everyone", None
+        for opt in rest:
+            if opt[0] == "visible":
+                vis = opt[1]
+            else:
+                size = opt[1]
+        return ast.ZoneDecl(self.pos(meta), name, per, shape, vis, size)
+
+    def visible_option(self, c):
+        return ("visible", str(c[0].children[0]) if isinstance(c[0], Tree) else str(c[0]))
+
+    def visibility(self, c):
+        return str(c[0])
+
+    def size_option(self, c):
+        return ("size", tuple(x for x in c if x is not None))
+
+    @v_args(meta=True)
+    def var_decl(self, meta, c):
+        rest = list(c[1:])
+        per = bool(rest and isinstance(rest[0], Token) and rest[0].type == "PER")
+        if per:
+            rest.pop(0)
+        return ast.VarDecl(self.pos(meta), str(c[0]), per, rest[0], rest[1] if len(rest) > 1 else None)
+
+    @v_args(meta=True)
+    def def_decl(self, meta, c):
+        params = tuple(p for p in c[1:-1] if p is not None)
+        return ast.DefDecl(self.pos(meta), str(c[0]), params, c[-1])
+
+    @v_args(meta=True)
+    def param(self, meta, c):
+        return ast.Param(self.pos(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def phase_decl(self, meta, c):
+        return ast.PhaseDecl(self.pos(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def flow_decl(self, meta, c):
+        return ast.FlowDecl(self.pos(meta), c[0])
+
+    @v_args(meta=True)
+    def action_decl(self, meta, c):
+        name = str(c[0])
+        params, label, limits, body = [], None, [], c[-1]
+        for x in c[1:-1]:
+            if isinstance(x, ast.ActionParam):
+                params.append(x)
+            elif isinstance(x, Token) and x.type == "STRING":
+                label = self.string(x)
+            elif isinstance(x, ast.Limit):
+                limits.append(x)
+        return ast.ActionDecl(self.pos(meta), name, tuple(params), label, tuple(limits), body)
+
+    @v_args(meta=True)
+    def action_param(self, meta, c):
+        return ast.ActionParam(self.pos(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def once_limit(self, meta, c):
+        return ast.Limit(self.pos(meta), 1, c[0])
+
+    @v_args(meta=True)
+    def count_limit(self, meta, c):
+        return ast.Limit(self.pos(meta), int(c[0]), c[1])
+
+    def scope(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def trigger_decl(self, meta, c):
+        event, zone = c[0]
+        return ast.TriggerDecl(self.pos(meta), event, zone, c[1])
+
+    def enter_event(self, c):
+        return ("enter", str(c[0]))
+
+    def leave_event(self, c):
+        return ("leave", str(c[0]))
+
+    def block(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def scoring_decl(self, meta, c):
+        rest = list(c[2:])
+        final = bool(rest and rest[0] == "final")
+        if rest and (rest[0] is None or rest[0] == "final"):
+            rest.pop(0)
+        return ast.ScoringDecl(self.pos(meta), str(c[0]), str(c[1]), final, tuple(rest))
+
+    def final(self, c):
+        return "final"
+
+    @v_args(meta=True)
+    def points_item(self, meta, c):
+        return ast.ScoreItem(self.pos(meta), _unquote(str(c[0])), "points", c[1], None)
+
+    @v_args(meta=True)
+    def double_item(self, meta, c):
+        return ast.ScoreItem(self.pos(meta), _unquote(str(c[0])), "double", None, c[1])
+
+    @v_args(meta=True)
+    def zero_item(self, meta, c):
+        return ast.ScoreItem(self.pos(meta), _unquote(str(c[0])), "zero", None, c[1])
+
+    @v_args(meta=True)
+    def multiply_item(self, meta, c):
+        return ast.ScoreItem(self.pos(meta), _unquote(str(c[0])), "multiply", c[1], c[2])
+
+    @v_args(meta=True)
+    def ranking_decl(self, meta, c):
+        return ast.RankingDecl(self.pos(meta), str(c[0]), tuple(c[1:]))
+
+    # --- statements -----------------------------------------------------------------
+    @v_args(meta=True)
+    def let_stmt(self, meta, c):
+        return ast.Let(self.pos(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def assign_stmt(self, meta, c):
+        return ast.Assign(self.pos(meta), c[0], c[1], c[2])
+
+    def assign_op(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def name_target(self, meta, c):
+        return ast.Name(self.pos(meta), str(c[0]))
+
+    @v_args(meta=True)
+    def player_target(self, meta, c):
+        return ast.Call(self.pos(meta), str(c[0]), (c[1],))
+
+    @v_args(meta=True)
+    def prop_target(self, meta, c):
+        return ast.Attr(self.pos(meta), c[0], str(c[1]))
+
+    @v_args(meta=True)
+    def move_stmt(self, meta, c):
+        what, dest = c[0], c[1]
+        at_bottom = len(c) > 2 and c[2] == "bottom"
+        if isinstance(what, tuple):
+            return ast.Move(self.pos(meta), what[1], dest, top=what[0], at_bottom=at_bottom)
+        return ast.Move(self.pos(meta), what, dest, at_bottom=at_bottom)
+
+    def move_expr(self, c):
+        return c[0]
+
+    def move_top(self, c):
+        return (c[0], c[1])
+
+    def at_top(self, c):
+        return "top"
+
+    def at_bottom(self, c):
+        return "bottom"
+
+    @v_args(meta=True)
+    def deal_stmt(self, meta, c):
+        return ast.Deal(self.pos(meta), c[0], c[1], str(c[2]))
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(self.pos(meta), c[0])
+
+    @v_args(meta=True)
+    def swap_stmt(self, meta, c):
+        return ast.Swap(self.pos(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def reveal_stmt(self, meta, c):
+        return ast.Reveal(self.pos(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        otherwise: tuple = ()
+        for x in c[2:]:
+            if x is None:
+                continue
+            if x[0] == "elif":
+                branches.append((x[1], x[2]))
+            else:
+                otherwise = x[1]
+        return ast.If(self.pos(meta), tuple(branches), otherwise)
+
+    def elif_clause(self, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, c):
+        return ("else", c[0])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        return ast.For(self.pos(meta), str(c[0]), c[1], c[2])
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(self.pos(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def until_stmt(self, meta, c):
+        return ast.RepeatUntil(self.pos(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, c):
+        return ast.While(self.pos(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def turn_choose_stmt(self, meta, c):
+        names = c[1]
+        choose = ast.Choose(self.pos(meta), tuple(n for n, _ in names), tuple(p for _, p in names))
+        return ast.Turn(self.pos(meta), c[0], (choose,))
+
+    @v_args(meta=True)
+    def turn_stmt(self, meta, c):
+        return ast.Turn(self.pos(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, c):
+        names = c[0]
+        return ast.Choose(self.pos(meta), tuple(n for n, _ in names), tuple(p for _, p in names))
+
+    @v_args(meta=True)
+    def score_stmt(self, meta, c):
+        return ast.ScoreStmt(self.pos(meta), str(c[0]), str(c[1]))
+
+    @v_args(meta=True)
+    def log_stmt(self, meta, c):
+        return ast.Log(self.pos(meta), self.string(c[0]))
+
+    @v_args(meta=True)
+    def require_stmt(self, meta, c):
+        return ast.Require(self.pos(meta), c[0])
+
+    @v_args(meta=True)
+    def end_stmt(self, meta, c):
+        return ast.EndGame(self.pos(meta))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, c):
+        return ast.CallPhase(self.pos(meta), str(c[0]))
+
+    # --- expressions --------------------------------------------------------------
+    @v_args(meta=True)
+    def int_lit(self, meta, c):
+        return ast.IntLit(self.pos(meta), int(c[0]))
+
+    def str_lit(self, c):
+        return self.string(c[0])
+
+    @v_args(meta=True)
+    def name(self, meta, c):
+        return ast.Name(self.pos(meta), str(c[0]))
+
+    @v_args(meta=True)
+    def attr(self, meta, c):
+        return ast.Attr(self.pos(meta), c[0], str(c[1]))
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        return ast.Call(self.pos(meta), str(c[0]), tuple(x for x in c[1:] if x is not None))
+
+    @v_args(meta=True)
+    def gen_call(self, meta, c):
+        func, item, var, source, cond, key = c
+        return ast.GenCall(self.pos(meta), str(func), item, str(var), source, cond, key)
+
+    def gen_filter(self, c):
+        return c[0]
+
+    def gen_key(self, c):
+        return c[0]
+
+    def score_cond(self, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def players_expr(self, meta, c):
+        return ast.Players(self.pos(meta), None)
+
+    @v_args(meta=True)
+    def players_from(self, meta, c):
+        return ast.Players(self.pos(meta), c[0])
+
+    @v_args(meta=True)
+    def list_lit(self, meta, c):
+        return ast.ListLit(self.pos(meta), tuple(x for x in c if x is not None))
+
+    @v_args(meta=True)
+    def table_expr(self, meta, c):
+        return ast.Table(self.pos(meta), c[0], tuple(c[1:]))
+
+    def exact_entry(self, c):
+        return ast.TableEntry(int(c[0]), False, c[1])
+
+    def at_least_entry(self, c):
+        return ast.TableEntry(int(c[0]), True, c[1])
+
+    def else_entry(self, c):
+        return ast.TableEntry(None, False, c[0])
+
+    @v_args(meta=True)
+    def if_expr(self, meta, c):
+        return ast.IfExpr(self.pos(meta), c[0], c[1], c[2])
+
+    @v_args(meta=True)
+    def or_op(self, meta, c):
+        return ast.BoolOp(self.pos(meta), "or", c[0], c[1])
+
+    @v_args(meta=True)
+    def and_op(self, meta, c):
+        return ast.BoolOp(self.pos(meta), "and", c[0], c[1])
+
+    @v_args(meta=True)
+    def not_op(self, meta, c):
+        return ast.Not(self.pos(meta), c[0])
+
+    @v_args(meta=True)
+    def compare(self, meta, c):
+        return ast.Compare(self.pos(meta), c[1], c[0], c[2])
+
+    def comp_op(self, c):
+        return str(c[0])
+
+    def add_op(self, c):
+        return str(c[0])
+
+    def mul_op(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def range_op(self, meta, c):
+        return ast.Range(self.pos(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def binop(self, meta, c):
+        return ast.BinOp(self.pos(meta), c[1], c[0], c[2])
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return ast.Neg(self.pos(meta), c[0])
+
+
+def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int = 0) -> Diagnostic:
+    line = getattr(err, "line", 0) or 0
+    col = getattr(err, "column", 0) or 0
+    pos = ast.Pos(path, line + line_offset, col, line + line_offset, col + 1)
+    if isinstance(err, UnexpectedCharacters):
+        return Diagnostic(pos, f"unexpected character {err.char!r}")
+    if isinstance(err, UnexpectedEOF):
+        return Diagnostic(pos, "unexpected end of file", "a '}' may be missing")
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        expected = sorted(_TOKEN_NAMES.get(e, repr(e.lower())) for e in err.expected if e != "$END" or True)
+        shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
+        what = "end of file" if tok.type == "$END" else repr(str(tok))
+        if tok.type == "$END":
+            pos = ast.Pos(path, line + line_offset, col, line + line_offset, col + 1)
+        return Diagnostic(pos, f"unexpected {what}", f"expected {shown}")
+    return Diagnostic(pos, str(err))
+
+
+def parse_expression(text: str, path: str, line_offset: int, col_offset: int,
+                     errors: list[Diagnostic]) -> ast.Expr:
+    """Parse one expression (used for `{...}` inside strings)."""
+    try:
+        tree = _parser().parse(text, start="expr")
+    except UnexpectedInput as err:
+        d = _syntax_diagnostic(err, path, line_offset)
+        errors.append(attrs_evolve_col(d, col_offset))
+        return ast.IntLit(ast.Pos(path, line_offset + 1, col_offset + 1), 0)
+    builder = _Builder(path, line_offset, col_offset)
+    builder._text = text
+    node = builder.transform(tree)
+    errors.extend(builder.errors)
+    return node
+
+
+def attrs_evolve_col(d: Diagnostic, col_offset: int) -> Diagnostic:
+    p = d.pos
+    return Diagnostic(ast.Pos(p.file, p.line, p.column + col_offset, p.end_line, p.end_column + col_offset),
+                      d.message, d.hint)
+
+
+def parse_rules(text: str, path: str) -> ast.RulesFile:
+    """Parse a whole rules file; raises RulesError with every syntax error found."""
+    errors: list[Diagnostic] = []
+    try:
+        tree = _parser().parse(text, start="start")
+    except UnexpectedInput as err:
+        raise RulesError([_syntax_diagnostic(err, path)], {path: text}) from None
+    builder = _Builder(path)
+    builder._text = text
+    decls = builder.transform(tree)
+    errors.extend(builder.errors)
+    if errors:
+        raise RulesError(errors, {path: text})
+    return ast.RulesFile(path, text, tuple(decls))

@@ -1,0 +1,171 @@
+"""The mutable game state and the small primitives that generated code calls.
+
+A state is flat lists of ints and plain values, so that cloning is a handful of list
+copies and saving is plain JSON. All chance goes through one 64-bit generator kept in
+the state itself: the same seed and actions always give the same game.
+"""
+
+from __future__ import annotations
+
+MASK64 = (1 << 64) - 1
+
+
+class State:
+    """Everything that changes while a game runs.
+
+    z: zone contents (component ids, bottom first); w: the zone each component is in;
+    v: variables; p: mutable component properties, one list per property; l: statement
+    locals that live across decisions; b: score breakdown, flat per player and item.
+    """
+
+    __slots__ = ("z", "w", "v", "p", "l", "b", "pc", "stack", "rng", "turn", "used", "seen",
+                 "log", "chooser", "options", "over", "opt", "steps")
+
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.z = [list(x) for x in self.z]
+        s.w = list(self.w)
+        s.v = list(self.v)
+        s.p = [list(x) for x in self.p]
+        s.l = list(self.l)
+        s.b = list(self.b)
+        s.pc = self.pc
+        s.stack = list(self.stack)
+        s.rng = self.rng
+        s.turn = self.turn
+        s.used = dict(self.used)
+        s.seen = [list(x) for x in self.seen]
+        s.log = list(self.log)
+        s.chooser = self.chooser
+        s.options = self.options
+        s.over = self.over
+        s.opt = self.opt
+        s.steps = self.steps
+        return s
+
+
+# --- chance -------------------------------------------------------------------------
+
+
+def seed_state(seed: int) -> int:
+    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK64
+
+
+def rand_below(st: State, n: int) -> int:
+    """A uniform integer in [0, n) from the state's splitmix64 generator."""
+    st.rng = x = (st.rng + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    x ^= x >> 31
+    return (x * n) >> 64
+
+
+def rand_choice(st: State, seq):
+    seq = list(seq)
+    if not seq:
+        raise RuntimeError("random() was asked to pick from nothing")
+    return seq[rand_below(st, len(seq))]
+
+
+def shuffle(st: State, zi: int) -> None:
+    z = st.z[zi]
+    for i in range(len(z) - 1, 0, -1):
+        j = rand_below(st, i + 1)
+        z[i], z[j] = z[j], z[i]
+
+
+# --- moving components -------------------------------------------------------------------
+
+
+def move(st: State, c: int, dst: int, bottom: bool = False) -> None:
+    st.z[st.w[c]].remove(c)
+    if bottom:
+        st.z[dst].insert(0, c)
+    else:
+        st.z[dst].append(c)
+    st.w[c] = dst
+
+
+def move_all(st: State, src: int, dst: int, bottom: bool = False) -> None:
+    if src == dst:
+        return
+    items = st.z[src]
+    if not items:
+        return
+    w = st.w
+    for c in items:
+        w[c] = dst
+    if bottom:
+        st.z[dst][0:0] = items
+    else:
+        st.z[dst].extend(items)
+    st.z[src] = []
+
+
+def move_list(st: State, comps, dst: int, bottom: bool = False) -> None:
+    for c in list(comps):
+        move(st, c, dst, bottom)
+
+
+def move_top(st: State, n: int, src: int, dst: int, bottom: bool = False) -> None:
+    z = st.z[src]
+    n = min(n, len(z))
+    for _ in range(n):
+        c = z.pop()
+        st.w[c] = dst
+        if bottom:
+            st.z[dst].insert(0, c)
+        else:
+            st.z[dst].append(c)
+
+
+def deal(st: State, n: int, src: int, base: int, players: int) -> None:
+    """Deal n components to each player's zone, one at a time round the table."""
+    z = st.z[src]
+    w = st.w
+    zones = st.z
+    for _ in range(n):
+        for p in range(players):
+            if not z:
+                return
+            c = z.pop()
+            w[c] = base + p
+            zones[base + p].append(c)
+
+
+def swap_zones(st: State, a: int, b: int) -> None:
+    za, zb = st.z[a], st.z[b]
+    st.z[a], st.z[b] = zb, za
+    w = st.w
+    for c in zb:
+        w[c] = a
+    for c in za:
+        w[c] = b
+
+
+def swap_components(st: State, a: int, b: int) -> None:
+    za, zb = st.w[a], st.w[b]
+    la, lb = st.z[za], st.z[zb]
+    ia, ib = la.index(a), lb.index(b)
+    la[ia], lb[ib] = b, a
+    st.w[a], st.w[b] = zb, za
+
+
+def reveal_zone(st: State, zi: int, player: int) -> None:
+    st.seen[player].append([zi, list(st.z[zi])])
+
+
+def reveal_component(st: State, c: int, player: int) -> None:
+    st.seen[player].append([-1, [c]])
+
+
+def index_in_zone(st: State, c: int) -> int:
+    return st.z[st.w[c]].index(c)
+
+
+def last(seq):
+    return seq[-1] if seq else None
+
+
+def first(seq):
+    return seq[0] if seq else None
