@@ -71,6 +71,7 @@ class Program:
     line_map: dict[int, ast.Pos]
     option_names: list[str]
     option_values: list
+    compiler: object = None
 
 
 def _suspends(stmts, model: Model, memo: dict) -> bool:
@@ -291,7 +292,7 @@ class Compiler:
             score_funcs={name: ns[f"score_{name}"] for name in self.m.scorings},
             log_templates=self.log_templates, var_init=var_init, prop_init=prop_init,
             n_locals=self.n_locals, rank_func=ns["rank_key"], line_map=self.line_map,
-            option_names=self.option_names, option_values=self.option_values,
+            option_names=self.option_names, option_values=self.option_values, compiler=self,
         )
 
     def m_file(self) -> str:

@@ -279,6 +279,88 @@ class Game:
         info = self.program.zones[zi]
         return info.name if info.owner is None else f"{info.name}({player_name(info.owner)})"
 
+    # --- building positions by hand --------------------------------------------------------
+    def zone_index(self, name: str, owner: Optional[int] = None) -> int:
+        """The index of zone `name` (of seat `owner` for a per-player zone)."""
+        prog = self.program
+        if name not in prog.zone_base:
+            raise GameError(f"no zone named '{name}'; zones: {', '.join(prog.zone_base)}")
+        per_player = prog.zones[prog.zone_base[name]].owner is not None
+        if per_player != (owner is not None):
+            raise GameError(f"zone '{name}' is {'per player: give an owner' if per_player else 'shared: no owner'}")
+        if owner is not None and not 0 <= owner < self.players:
+            raise GameError(f"no seat {owner} in a {self.players}-player game")
+        return prog.zone_base[name] + (owner or 0)
+
+    def find(self, label: str) -> list[int]:
+        """Ids of the components with this label, in id order."""
+        return [c for c, text in enumerate(self.program.comp_label) if text == label]
+
+    def component(self, label: str, index: int = 0) -> int:
+        found = self.find(label)
+        if len(found) <= index:
+            raise GameError(f"no component labelled '{label}'" + (f" (#{index + 1})" if index else ""))
+        return found[index]
+
+    def put(self, component: int | str, zone: str, owner: Optional[int] = None, bottom: bool = False) -> int:
+        """Move a component (id or label; a label takes the first such component not already
+        in the target zone) to a zone, on top unless `bottom`. Returns the component's id."""
+        zi = self.zone_index(zone, owner)
+        if isinstance(component, str):
+            candidates = [c for c in self.find(component) if self.state.w[c] != zi]
+            if not candidates:
+                raise GameError(f"no component labelled '{component}' outside {zone}")
+            component = candidates[0]
+        runtime.move(self.state, component, zi, bottom)
+        self._refresh_legal()
+        return component
+
+    def set_var(self, name: str, value: Any, owner: Optional[int] = None) -> None:
+        prog = self.program
+        if name not in prog.var_base:
+            raise GameError(f"no variable named '{name}'")
+        self.state.v[prog.var_base[name] + (owner or 0)] = value
+        self._refresh_legal()
+
+    def set_prop(self, component: int, name: str, value: Any) -> None:
+        if name not in self.program.props:
+            raise GameError(f"no changeable property named '{name}'")
+        self.state.p[self.program.props.index(name)][component] = value
+        self._refresh_legal()
+
+    def evaluate(self, text: str, **bindings: Any) -> Any:
+        """Evaluate an expression of the rules language against this state.
+
+        `bindings` name extra values (seats, component ids, numbers) the expression may use.
+        """
+        from . import ast as syntax
+        from .checker import Scope
+        from .compiler import _Env
+        from .diagnostics import RulesError
+        from .model import ANY
+        from .parser import parse_expression
+
+        compiler = self.program.compiler
+        checker = compiler.ck
+        errors: list = []
+        node = parse_expression(text, "<expression>", 0, 0, errors)
+        mark = len(checker.errors)
+        checker.expr(node, Scope(locals={k: ANY for k in bindings}, pure=True))
+        errors.extend(checker.errors[mark:])
+        del checker.errors[mark:]
+        if errors:
+            raise RulesError(errors, {"<expression>": text})
+        assert isinstance(node, syntax.Expr)
+        code = compiler.cx(node, _Env({k: f"b_{k}" for k in bindings}))
+        ns = dict(self.program.namespace)
+        ns.update({f"b_{k}": v for k, v in bindings.items()})
+        st = self.state
+        ns.update(st=st, Z=st.z, V=st.v, P=st.p, L=st.l)
+        try:
+            return eval(code, ns)  # noqa: S307 - generated from a checked expression
+        except Exception as err:
+            raise GameError(f"cannot evaluate {text!r}: {type(err).__name__}: {err}") from None
+
     # --- the log -------------------------------------------------------------------------
     def log_lines(self, start: int = 0) -> list[str]:
         """The event log as readable lines."""
