@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Union
 
 import attrs
 
@@ -29,7 +29,7 @@ class TypeRef:
 
     name: str
     pos: Pos = attrs.field(eq=False)
-    element: Optional[TypeRef] = None
+    element: TypeRef | None = None
 
 
 # --- expressions ----------------------------------------------------------------
@@ -77,13 +77,13 @@ class GenCall(Expr):
     item: Expr
     var: str
     source: Expr
-    cond: Optional[Expr]
-    key: Optional[Expr]
+    cond: Expr | None
+    key: Expr | None
 
 
 @attrs.frozen(eq=False)
 class Players(Expr):
-    start: Optional[Expr]
+    start: Expr | None
 
 
 @attrs.frozen(eq=False)
@@ -93,7 +93,7 @@ class ListLit(Expr):
 
 @attrs.frozen(eq=False)
 class TableEntry:
-    key: Optional[int]  # None for `else`
+    key: int | None  # None for `else`
     at_least: bool
     value: Expr
 
@@ -175,7 +175,7 @@ class Assign(Stmt):
 class Move(Stmt):
     what: Expr
     dest: Expr
-    top: Optional[Expr] = None  # `move top N of zone`
+    top: Expr | None = None  # `move top N of zone`
     at_bottom: bool = False
 
 
@@ -331,7 +331,7 @@ class AttrDecl:
     pos: Pos
     name: str
     type: TypeRef
-    default: Optional[Expr]
+    default: Expr | None
     mutable: bool
 
 
@@ -339,19 +339,19 @@ class AttrDecl:
 class KindDecl(Decl):
     name: str
     attrs: tuple
-    label: Optional[StrLit]
+    label: StrLit | None
 
 
 @attrs.frozen(eq=False)
 class ComponentEntry:
     pos: Pos
-    copies: Optional[Expr]
+    copies: Expr | None
     kind: str
     args: tuple  # ((name, Expr, pos), ...)
     zone: str
     zone_pos: Pos
     each_player: bool
-    cond: Optional[Expr]
+    cond: Expr | None
 
 
 @attrs.frozen(eq=False)
@@ -369,7 +369,7 @@ class ZoneDecl(Decl):
     per_player: bool
     shape: str
     visibility: str
-    size: Optional[Expr]
+    size: Expr | None
 
 
 @attrs.frozen(eq=False)
@@ -377,7 +377,7 @@ class VarDecl(Decl):
     name: str
     per_player: bool
     type: TypeRef
-    default: Optional[Expr]
+    default: Expr | None
 
 
 @attrs.frozen(eq=False)
@@ -427,7 +427,7 @@ class Limit:
 class ActionDecl(Decl):
     name: str
     params: tuple
-    label: Optional[StrLit]
+    label: StrLit | None
     limits: tuple
     body: tuple
 
@@ -448,8 +448,8 @@ class ScoreItem:
     pos: Pos
     label: str
     mode: str  # "points" | "double" | "zero" | "multiply"
-    value: Optional[Expr]
-    cond: Optional[Expr]
+    value: Expr | None
+    cond: Expr | None
 
 
 @attrs.frozen(eq=False)

@@ -6,14 +6,26 @@ the compiler reads those records instead of resolving names a second time.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import attrs
 
 from . import ast
 from .diagnostics import Diagnostic, did_you_mean
-from .model import (ANY, COMP, FLAG, INT, NONE, PLAYER, TEXT, ZONE, KindInfo, Model, Type,
-                    compatible, element_of, list_of)
+from .model import (
+    ANY,
+    COMP,
+    FLAG,
+    INT,
+    NONE,
+    PLAYER,
+    TEXT,
+    ZONE,
+    KindInfo,
+    Model,
+    Type,
+    compatible,
+    element_of,
+    list_of,
+)
 
 # Built-in functions over a collection or a generator `f(x for x in source if cond)`.
 AGGREGATES = {"count", "sum", "min", "max", "any", "every", "first", "last", "argmax", "argmin",
@@ -31,11 +43,11 @@ class Scope:
 
     locals: dict[str, Type] = attrs.Factory(dict)
     has_me: bool = False
-    in_action: Optional[str] = None
+    in_action: str | None = None
     in_turn: bool = False
     pure: bool = False  # inside def/require/label/scoring: no chance, no effects
 
-    def child(self, **changes) -> "Scope":
+    def child(self, **changes) -> Scope:
         return attrs.evolve(self, locals=dict(self.locals), **changes)
 
 
@@ -49,8 +61,10 @@ class Checker:
         self.def_types: dict[str, Type] = {}
         self._def_stack: list[str] = []
 
-    def error(self, pos: ast.Pos, message: str, hint: Optional[str] = None) -> None:
-        self.errors.append(Diagnostic(pos, message, hint))
+    def error(self, pos: ast.Pos, message: str, hint: str | None = None) -> None:
+        diag = Diagnostic(pos, message, hint)
+        if diag not in self.errors:  # a type resolved at each use is reported once
+            self.errors.append(diag)
 
     # --- collecting declarations ---------------------------------------------------
     def run(self) -> Model:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 import attrs
 
@@ -14,7 +14,7 @@ from .ast import Pos
 class Diagnostic:
     pos: Pos
     message: str
-    hint: Optional[str] = None
+    hint: str | None = None
 
     def render(self, sources: dict[str, str]) -> str:
         """`file:line:col: message`, then the source line, a caret and the hint."""
@@ -51,7 +51,7 @@ class GameError(Exception):
     """A request the game refuses: an illegal action, a malformed state, a bad option."""
 
 
-def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A 'did you mean' hint for a misspelt name, if a close candidate exists."""
     matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import traceback
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 from . import runtime
 from .compiler import Program
@@ -23,7 +23,7 @@ class Action(NamedTuple):
     args: tuple
 
 
-def player_name(p: Optional[int]) -> str:
+def player_name(p: int | None) -> str:
     return "nobody" if p is None else f"P{p + 1}"
 
 
@@ -32,10 +32,10 @@ class Game:
 
     __slots__ = ("program", "state", "seed", "_legal", "_labels")
 
-    def __init__(self, program: Program, seed: int, state: Optional[State] = None):
+    def __init__(self, program: Program, seed: int, state: State | None = None):
         self.program = program
         self.seed = seed
-        self._labels: Optional[list[str]] = None
+        self._labels: list[str] | None = None
         if state is None:
             self.state = self._initial_state(seed)
             self._legal: list[Action] = []
@@ -72,20 +72,43 @@ class Game:
         return st
 
     # --- running ---------------------------------------------------------------------
-    def _run(self) -> None:
+    def _advance(self, pc: int | None = None) -> None:
+        """Run the rules from `pc` to the next decision that offers a choice, or to the end.
+
+        A decision with no legal action is skipped and logged (documented behaviour).
+        This is the hot loop of every game: keep it flat.
+        """
         st = self.state
-        blocks = self.program.blocks
-        pc = st.pc
-        try:
-            for _ in range(MAX_BLOCKS_WITHOUT_DECISION):
-                pc = blocks[pc](st)
-                if pc < 0:
+        prog = self.program
+        blocks = prog.blocks
+        legal_funcs = prog.legal_funcs
+        if pc is None:
+            pc = st.pc
+        self._labels = None
+        while True:
+            try:
+                for _ in range(MAX_BLOCKS_WITHOUT_DECISION):
+                    pc = blocks[pc](st)
+                    if pc < 0:
+                        break
+                else:
+                    raise GameError("the rules ran 5,000,000 steps without a decision: a loop never ends")
+                if st.over:
+                    self._legal = []
                     return
-        except GameError:
-            raise
-        except Exception as err:  # a rule failed at run time: name the rule
-            raise GameError(self._runtime_message(err)) from None
-        raise GameError("the rules ran 5,000,000 steps without a decision: a loop never ends")
+                out: list = []
+                me = st.chooser
+                for aid in st.options:
+                    legal_funcs[aid](st, me, out)
+            except GameError:
+                raise
+            except Exception as err:  # a rule failed at run time: name the rule
+                raise GameError(self._runtime_message(err)) from None
+            if out:
+                self._legal = out
+                return
+            st.log.append(("skip", me))
+            pc = st.pc
 
     def _runtime_message(self, err: Exception) -> str:
         where = "a rule"
@@ -97,31 +120,19 @@ class Game:
         return f"{where}: runtime error: {type(err).__name__}: {err}"
 
     def _refresh_legal(self) -> None:
+        """Recompute the legal actions at the current decision (after the state was edited)."""
         st = self.state
         self._labels = None
         if st.over:
             self._legal = []
             return
         out: list = []
-        funcs = self.program.legal_funcs
-        me = st.chooser
         try:
             for aid in st.options:
-                funcs[aid](st, me, out)
+                self.program.legal_funcs[aid](st, st.chooser, out)
         except Exception as err:
             raise GameError(self._runtime_message(err)) from None
         self._legal = out
-
-    def _advance(self) -> None:
-        """Run the rules to the next decision that has a choice, or to the end."""
-        st = self.state
-        while True:
-            self._run()
-            self._refresh_legal()
-            if st.over or self._legal:
-                return
-            # Nobody can act: the decision is skipped (documented behaviour).
-            st.log.append(("skip", st.chooser))
 
     # --- queries ---------------------------------------------------------------------
     @property
@@ -133,11 +144,12 @@ class Game:
         return self.state.over
 
     @property
-    def current_player(self) -> Optional[int]:
+    def current_player(self) -> int | None:
         return None if self.state.over else self.state.chooser
 
     def legal_actions(self) -> list[Action]:
-        return [Action(a, b) for a, b in self._legal]
+        """The legal actions, as `(aid, args)` tuples (the fields of `Action`)."""
+        return list(self._legal)
 
     def label(self, action: Action | tuple) -> str:
         aid, args = action
@@ -173,25 +185,28 @@ class Game:
         self._apply_unchecked(action)
 
     def _apply_unchecked(self, action: tuple) -> None:
+        """Apply an action known to be legal (agents and search use this directly)."""
         st = self.state
         aid, args = action
         me = st.chooser
         st.log.append(("act", me, aid, args))
         st.steps += 1
-        if aid:
-            info = self.program.actions[aid]
-            L = st.l
-            L[info.me_slot] = me
-            for slot, value in zip(info.param_slots, args):
-                L[slot] = value
-            for _times, scope in info.limits:
+        if not aid:
+            self._advance(st.pc)
+            return
+        me_slot, param_slots, entry, limits = self.program.calls[aid]
+        L = st.l
+        L[me_slot] = me
+        for slot, value in zip(param_slots, args):
+            L[slot] = value
+        if limits:
+            for _times, scope in limits:
                 key = (aid, st.turn if scope == "turn" else -1 - me)
                 st.used[key] = st.used.get(key, 0) + 1
-            st.stack.append(st.pc)
-            st.pc = info.entry
-        self._advance()
+        st.stack.append(st.pc)
+        self._advance(entry)
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         g = Game.__new__(Game)
         g.program = self.program
         g.seed = self.seed
@@ -237,7 +252,7 @@ class Game:
         return out
 
     # --- views -------------------------------------------------------------------------
-    def zone_visible_to(self, zi: int, player: Optional[int]) -> bool:
+    def zone_visible_to(self, zi: int, player: int | None) -> bool:
         info = self.program.zones[zi]
         if info.visibility == "everyone":
             return True
@@ -245,7 +260,7 @@ class Game:
             return player is not None and info.owner == player
         return False
 
-    def view(self, player: Optional[int]) -> dict[str, Any]:
+    def view(self, player: int | None) -> dict[str, Any]:
         """What `player` may see (None: a spectator). Hidden zones show only their size."""
         prog = self.program
         st = self.state
@@ -280,7 +295,7 @@ class Game:
         return info.name if info.owner is None else f"{info.name}({player_name(info.owner)})"
 
     # --- building positions by hand --------------------------------------------------------
-    def zone_index(self, name: str, owner: Optional[int] = None) -> int:
+    def zone_index(self, name: str, owner: int | None = None) -> int:
         """The index of zone `name` (of seat `owner` for a per-player zone)."""
         prog = self.program
         if name not in prog.zone_base:
@@ -302,7 +317,7 @@ class Game:
             raise GameError(f"no component labelled '{label}'" + (f" (#{index + 1})" if index else ""))
         return found[index]
 
-    def put(self, component: int | str, zone: str, owner: Optional[int] = None, bottom: bool = False) -> int:
+    def put(self, component: int | str, zone: str, owner: int | None = None, bottom: bool = False) -> int:
         """Move a component (id or label; a label takes the first such component not already
         in the target zone) to a zone, on top unless `bottom`. Returns the component's id."""
         zi = self.zone_index(zone, owner)
@@ -315,7 +330,7 @@ class Game:
         self._refresh_legal()
         return component
 
-    def set_var(self, name: str, value: Any, owner: Optional[int] = None) -> None:
+    def set_var(self, name: str, value: Any, owner: int | None = None) -> None:
         prog = self.program
         if name not in prog.var_base:
             raise GameError(f"no variable named '{name}'")

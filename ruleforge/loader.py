@@ -71,7 +71,8 @@ def merge_variant(base: list[ast.Decl], overlay: list[ast.Decl], sources: dict[s
         elif isinstance(decl, ast.ReplaceDecl):
             inner = decl.decl
             if inner.key not in index:
-                errors.append(Diagnostic(decl.pos, f"cannot replace '{inner.key[1] or inner.key[0]}': the base has none",
+                what = inner.key[1] or inner.key[0]
+                errors.append(Diagnostic(decl.pos, f"cannot replace '{what}': the base has none",
                                          "declare it without 'replace' to add it"))
             else:
                 merged[index[inner.key]] = inner

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import attrs
 
 from . import ast
@@ -17,7 +15,7 @@ class Type:
 
     kind: str
     name: str = ""  # enum name, component kind name ("" = any kind)
-    element: Optional["Type"] = None
+    element: Type | None = None
 
     def __str__(self) -> str:
         if self.kind == "enum":
@@ -43,7 +41,7 @@ def list_of(t: Type) -> Type:
     return Type("list", element=t)
 
 
-def element_of(t: Type) -> Optional[Type]:
+def element_of(t: Type) -> Type | None:
     """What iterating over a value of type t yields (None if not iterable)."""
     if t.kind == "zone":
         return COMP
@@ -91,8 +89,8 @@ class Model:
     scorings: dict[str, ast.ScoringDecl] = attrs.Factory(dict)
     triggers: list[ast.TriggerDecl] = attrs.Factory(list)
     components: list[ast.ComponentEntry] = attrs.Factory(list)
-    flow: Optional[ast.FlowDecl] = None
-    ranking: Optional[ast.RankingDecl] = None
+    flow: ast.FlowDecl | None = None
+    ranking: ast.RankingDecl | None = None
     # attribute name -> (type, is_mutable), merged over all kinds
     attr_types: dict[str, tuple[Type, bool]] = attrs.Factory(dict)
     score_targets: list[str] = attrs.Factory(list)  # vars that `score ... into` adds to

@@ -20,12 +20,12 @@ _TOKEN_NAMES = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def grammar_text() -> str:
     return resources.files("ruleforge").joinpath("grammar/ruleforge.lark").read_text()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _parser() -> Lark:
     return Lark(
         grammar_text(), parser="lalr", start=["start", "expr"],
@@ -549,13 +549,44 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int = 0) ->
         return Diagnostic(pos, "unexpected end of file", "a '}' may be missing")
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        expected = sorted(_TOKEN_NAMES.get(e, repr(e.lower())) for e in err.expected if e != "$END" or True)
+        # `accepts` is what the parser could really take here; `expected` can miss keywords.
+        names = getattr(err, "accepts", None) or err.expected
+        expected = sorted({_token_name(e) for e in names})
         shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
         what = "end of file" if tok.type == "$END" else repr(str(tok))
         if tok.type == "$END":
             pos = ast.Pos(path, line + line_offset, col, line + line_offset, col + 1)
         return Diagnostic(pos, f"unexpected {what}", f"expected {shown}")
     return Diagnostic(pos, str(err))
+
+
+def _token_name(terminal: str) -> str:
+    """How a terminal reads in an error message: `'-'` rather than `MINUS`."""
+    if terminal in _TOKEN_NAMES:
+        return _TOKEN_NAMES[terminal]
+    for t in _parser().terminals:
+        if t.name == terminal and t.pattern.type == "str":
+            return repr(t.pattern.value)
+    return repr(terminal.lower())
+
+
+def _unclosed_brace(text: str) -> tuple[int, int] | None:
+    """Line and column of the innermost '{' never closed (strings and comments skipped)."""
+    stack: list[tuple[int, int]] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        quote = None
+        for col, ch in enumerate(line, 1):
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in "\"'":
+                quote = ch
+            elif ch == "#":
+                break
+            elif ch == "{":
+                stack.append((lineno, col))
+            elif ch == "}" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
 
 
 def parse_expression(text: str, path: str, line_offset: int, col_offset: int,
@@ -586,7 +617,13 @@ def parse_rules(text: str, path: str) -> ast.RulesFile:
     try:
         tree = _parser().parse(text, start="start")
     except UnexpectedInput as err:
-        raise RulesError([_syntax_diagnostic(err, path)], {path: text}) from None
+        diag = _syntax_diagnostic(err, path)
+        brace = _unclosed_brace(text) if getattr(getattr(err, "token", None), "type", "") == "$END" else None
+        if brace is not None:  # point at the brace left open, not at the last token
+            line, col = brace
+            diag = Diagnostic(ast.Pos(path, line, col, line, col + 1),
+                              "unexpected end of file: this '{' is never closed", "add the missing '}'")
+        raise RulesError([diag], {path: text}) from None
     builder = _Builder(path)
     builder._text = text
     decls = builder.transform(tree)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from .checker import check
 from .compiler import Program, compile_program
@@ -41,7 +41,7 @@ class Rules:
             h.update(self.sources[name].encode())
         return h.hexdigest()[:16]
 
-    def program(self, players: int, options: Optional[dict[str, Any]] = None) -> Program:
+    def program(self, players: int, options: dict[str, Any] | None = None) -> Program:
         lo, hi = self.model.players
         if not lo <= players <= hi:
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -57,7 +57,7 @@ class Rules:
             prog = self._programs[key] = compile_program(self.checker, players, options)
         return prog
 
-    def new_game(self, players: int, seed: int = 0, options: Optional[dict[str, Any]] = None) -> Game:
+    def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> Game:
         return Game(self.program(players, options), seed)
 
     def load_game(self, data: dict[str, Any]) -> Game:

@@ -21,7 +21,7 @@ class State:
     __slots__ = ("z", "w", "v", "p", "l", "b", "pc", "stack", "rng", "turn", "used", "seen",
                  "log", "chooser", "options", "over", "opt", "steps")
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         s = State.__new__(State)
         s.z = [list(x) for x in self.z]
         s.w = list(self.w)

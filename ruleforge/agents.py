@@ -1,0 +1,155 @@
+"""Players that choose actions: seeded random, one-step greedy, and a human at a prompt.
+
+Agents see a game only through the public Game API. Each automatic agent owns its own
+`random.Random`, so a game's outcome depends only on the game seed and the agent seeds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from .diagnostics import GameError
+from .engine import Action, Game, player_name
+
+
+class Agent(Protocol):
+    """Anything that picks one of the legal actions of the player to act."""
+
+    def choose(self, game: Game) -> Action: ...
+
+
+class AgentAbort(Exception):
+    """A human stopped answering (end of input): the game is abandoned, not an error in it."""
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """A seat's agent seed, derived from the game seed so that seats never share a stream."""
+    data = hashlib.sha256(f"ruleforge-agent:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(data[:8], "big")
+
+
+class RandomAgent:
+    """Uniform over the legal actions: the cheap baseline for simulations."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Action:
+        actions = game.legal_actions()
+        return actions[self.rng.randrange(len(actions))]
+
+
+def _total(game: Game, player: int) -> int:
+    return game.scores()[player]["total"]
+
+
+class GreedyAgent:
+    """Takes the action with the best immediate gain in its own total; ties by its own rng.
+
+    Gains appear only when an action triggers scoring, so most choices are seeded-random
+    ties; that is what 'one step greedy' means, and it is cheap enough to simulate.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Action:
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        me = game.current_player
+        assert me is not None, "choose() called on a finished game"
+        before = _total(game, me)
+        best: list[Action] = []
+        best_gain: int | None = None
+        for action in actions:
+            trial = game.clone()
+            trial.apply(action)
+            gain = _total(trial, me) - before
+            if best_gain is None or gain > best_gain:
+                best, best_gain = [action], gain
+            elif gain == best_gain:
+                best.append(action)
+        return best[self.rng.randrange(len(best))]
+
+
+def render_view(view: dict[str, Any]) -> list[str]:
+    """A player's view as short readable lines; empty zones are left out to keep it short."""
+    lines = [f"--- {view['viewer']} sees ({view['game']}) ---"]
+    for zone, content in view["zones"].items():
+        if isinstance(content, dict):
+            if content.get("hidden"):
+                lines.append(f"  {zone}: hidden ({content['hidden']})")
+        elif content:
+            lines.append(f"  {zone}: {', '.join(str(c) for c in content)}")
+    if view["vars"]:
+        lines.append("  " + "  ".join(f"{k}={v}" for k, v in view["vars"].items()))
+    for seen in view.get("seen", []):
+        contents = ", ".join(str(c) for c in seen["contents"]) or "nothing"
+        lines.append(f"  seen in {seen['zone']}: {contents}")
+    return lines
+
+
+class HumanAgent:
+    """A person at a prompt. Sees only their own view, answers with the number of an action."""
+
+    name = "human"
+
+    def __init__(self, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], Any] = print):
+        self.input_fn = input_fn
+        self.output_fn = output_fn
+
+    def choose(self, game: Game) -> Action:
+        me = game.current_player
+        if me is None:
+            raise GameError("the game is over: there is nothing to choose")
+        for line in render_view(game.view(me)):
+            self.output_fn(line)
+        labels = game.legal_labels()
+        actions = game.legal_actions()
+        self.output_fn(f"{player_name(me)}, choose an action:")
+        for i, label in enumerate(labels, 1):
+            self.output_fn(f"  {i}. {label}")
+        while True:
+            try:
+                answer = self.input_fn(f"{player_name(me)} [1-{len(labels)}]> ")
+            except (EOFError, KeyboardInterrupt):
+                raise AgentAbort(f"{player_name(me)} stopped answering: game abandoned") from None
+            answer = answer.strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(labels):
+                return actions[int(answer) - 1]
+            self.output_fn(f"please enter a number from 1 to {len(labels)}")
+
+
+AGENT_NAMES = ("random", "greedy", "human")
+
+
+def make_agents(spec: str, players: int, seed: int,
+                input_fn: Callable[[str], str] = input, output_fn: Callable[[str], Any] = print) -> list[Agent]:
+    """Agents from 'random,human,greedy': one name for every seat, or exactly one per seat."""
+    names = [n.strip().lower() for n in spec.split(",")]
+    for name in names:
+        if name not in AGENT_NAMES:
+            shown = name or "(empty)"
+            raise GameError(f"unknown agent '{shown}' (agents: {', '.join(AGENT_NAMES)})")
+    if len(names) == 1:
+        names = names * players
+    elif len(names) != players:
+        raise GameError(f"{len(names)} agents given for {players} players: give one name for all seats "
+                        f"or exactly one per seat")
+    agents: list[Agent] = []
+    for seat, name in enumerate(names):
+        if name == "human":
+            agents.append(HumanAgent(input_fn, output_fn))
+        elif name == "greedy":
+            agents.append(GreedyAgent(agent_seed(seed, seat)))
+        else:
+            agents.append(RandomAgent(agent_seed(seed, seat)))
+    return agents
