@@ -284,6 +284,8 @@ class Checker:
                 self.stmt(s, scope)
 
     def check_trigger(self, t: ast.TriggerDecl) -> None:
+        self.error(t.pos, "triggers ('when ...') are designed but not implemented yet",
+                   "see 'Designed, not yet implemented' in docs/language.md")
         if t.zone not in self.model.zones:
             self.error(t.pos, f"unknown zone '{t.zone}'", did_you_mean(t.zone, self.model.zones))
         scope = Scope(has_me=True)
@@ -652,6 +654,9 @@ class Checker:
         if f in AGGREGATES:
             if len(args) != 1:
                 self.error(e.pos, f"'{f}' takes one collection, or a generator '{f}(x for x in ...)'")
+                return ANY
+            if f in ("argmax", "argmin"):
+                self.error(e.pos, f"'{f}' needs 'by': {f}(x for x in ... by key)")
                 return ANY
             t = self.expr(args[0], scope)
             el = element_of(t)

@@ -27,9 +27,11 @@ def grammar_text() -> str:
 
 @functools.cache
 def _parser() -> Lark:
+    # cache=True keeps the built LALR tables in the temp folder, keyed by the grammar's
+    # hash: building them takes most of a cold `ruleforge check`.
     return Lark(
         grammar_text(), parser="lalr", start=["start", "expr"],
-        propagate_positions=True, maybe_placeholders=True,
+        propagate_positions=True, maybe_placeholders=True, cache=True,
     )
 
 
