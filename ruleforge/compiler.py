@@ -375,8 +375,11 @@ class Compiler:
                     e(f"move_all(st, {what}, {dest}{bottom})", s.pos)
                 elif kind == "list":
                     e(f"move_list(st, {what}, {dest}{bottom})", s.pos)
-                else:
-                    e(f"move(st, {what}, {dest}{bottom})", s.pos)
+                elif s.at_bottom:
+                    e(f"move(st, {what}, {dest}, True)", s.pos)
+                else:  # inline: moving one component is the commonest effect of all
+                    e(f"_c = {what}; _d = {dest}; W = st.w", s.pos)
+                    e("Z[W[_c]].remove(_c); Z[_d].append(_c); W[_c] = _d")
         elif isinstance(s, ast.Deal):
             e(f"deal(st, {self.cx(s.count, env)}, {self.cx(s.source, env)}, {self.zone_base[s.zone]}, {self.n})",
               s.pos)

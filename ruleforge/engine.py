@@ -204,7 +204,35 @@ class Game:
                 key = (aid, st.turn if scope == "turn" else -1 - me)
                 st.used[key] = st.used.get(key, 0) + 1
         st.stack.append(st.pc)
-        self._advance(entry)
+        # The loop of _advance, repeated here: this is the hottest path of every
+        # simulation and search, and a call less per action is measurable.
+        blocks = self.program.blocks
+        pc = entry
+        try:
+            for _ in range(MAX_BLOCKS_WITHOUT_DECISION):
+                pc = blocks[pc](st)
+                if pc < 0:
+                    break
+            else:
+                raise GameError("the rules ran 5,000,000 steps without a decision: a loop never ends")
+            self._labels = None
+            if st.over:
+                self._legal = []
+                return
+            out: list = []
+            legal_funcs = self.program.legal_funcs
+            me = st.chooser
+            for aid in st.options:
+                legal_funcs[aid](st, me, out)
+        except GameError:
+            raise
+        except Exception as err:
+            raise GameError(self._runtime_message(err)) from None
+        if out:
+            self._legal = out
+        else:
+            st.log.append(("skip", me))
+            self._advance(st.pc)
 
     def clone(self) -> Game:
         g = Game.__new__(Game)
