@@ -18,7 +18,10 @@ class Diagnostic:
 
     def render(self, sources: dict[str, str]) -> str:
         """`file:line:col: message`, then the source line, a caret and the hint."""
-        head = f"{self.pos.file}:{self.pos.line}:{self.pos.column}: error: {self.message}"
+        if self.pos.line > 0:
+            head = f"{self.pos.file}:{self.pos.line}:{self.pos.column}: error: {self.message}"
+        else:  # about the file as a whole (it cannot be read, say)
+            head = f"{self.pos.file}: error: {self.message}"
         lines = [head]
         text = sources.get(self.pos.file)
         if text is not None and self.pos.line > 0:

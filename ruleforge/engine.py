@@ -447,7 +447,9 @@ class Game:
     def to_json(self) -> dict[str, Any]:
         return {
             "format": STATE_FORMAT, "game": self.program.model.title, "players": self.players,
-            "seed": self.seed, "state": self._state_json(),
+            "seed": self.seed,
+            "options": dict(zip(self.program.option_names, self.program.option_values)),
+            "state": self._state_json(),
         }
 
 
