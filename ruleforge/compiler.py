@@ -401,7 +401,11 @@ class Compiler:
         elif isinstance(s, ast.For):
             inner = env.child()
             var = self.local(s.var, inner, False)
-            e(f"for {var} in {self.cx_iter(s.source, env)}:", s.pos)
+            source = self.cx_iter(s.source, env)
+            src_type = self.ck.types.get(s.source)
+            if src_type is not None and src_type.kind in ("zone", "any"):
+                source = f"list({source})"  # the body may move components out of the zone
+            e(f"for {var} in {source}:", s.pos)
             self.plain_block(s.body, inner)
         elif isinstance(s, ast.Repeat):
             e(f"for _ in range({self.cx(s.times, env)}):", s.pos)
