@@ -35,6 +35,8 @@ FUNCTIONS = {"next": (1, 1), "prev": (1, 1), "random": (1, 1), "abs": (1, 1), "i
              "zone_of": (1, 1)}
 CONSTANTS = {"true": FLAG, "false": FLAG, "player_count": INT, "none": NONE}
 ZONE_SHAPES = {"pile", "hand", "row", "grid"}
+DECLARATION_WORDS = {"game", "players", "extends", "option", "enum", "kind", "zone", "var", "def",
+                     "components", "phase", "flow", "action", "when", "scoring", "ranking", "remove", "replace"}
 
 
 @attrs.define
@@ -60,6 +62,7 @@ class Checker:
         self.res: dict[object, tuple] = {}
         self.def_types: dict[str, Type] = {}
         self._def_stack: list[str] = []
+        self._player_var_writes: list[tuple[str, ast.Pos]] = []
 
     def error(self, pos: ast.Pos, message: str, hint: str | None = None) -> None:
         diag = Diagnostic(pos, message, hint)
@@ -93,6 +96,11 @@ class Checker:
             for k in r.keys:
                 self.expect(k, scope, INT, "a ranking key")
         self.check_phase_cycles()
+        for target, pos in self._player_var_writes:
+            if target in self.model.score_targets:
+                self.error(pos, f"'{target}' is kept by 'score ... into {target}'; changing it directly "
+                           "would make the breakdown disagree with the total",
+                           "add the points as an item of a scoring block instead")
         return self.model
 
     def _main_file(self) -> str:
@@ -428,6 +436,8 @@ class Checker:
         elif isinstance(s, ast.CallPhase):
             if s.name not in m.phases:
                 hint = did_you_mean(s.name, m.phases)
+                if s.name in DECLARATION_WORDS:
+                    hint = f"'{s.name}' starts a declaration: declarations belong at the top level, not in a block"
                 if s.name in m.actions:
                     hint = f"'{s.name}' is an action: offer it with 'turn p: {s.name}' or 'choose: {s.name}'"
                 self.error(s.pos, f"unknown phase '{s.name}'", hint)
@@ -459,6 +469,7 @@ class Checker:
             else:
                 want = self.resolve_type(v.type)
                 self.res[target] = ("var_p", v)
+                self._player_var_writes.append((target.func, target.pos))
             self.expect(target.args[0], scope, PLAYER, "a player")
         elif isinstance(target, ast.Attr):
             self.expr(target.obj, scope)

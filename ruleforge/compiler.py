@@ -53,6 +53,7 @@ class Program:
     zone_base: dict[str, int]
     var_base: dict[str, int]
     var_names: list[tuple[str, int | None]]
+    var_kinds: list[str]
     props: list[str]
     comp_kind: list[str]
     comp_label: list[str]
@@ -130,10 +131,13 @@ class Compiler:
                 self.zones.append(ZoneInfo(z.name, o, z.visibility, z.shape))
         self.var_base: dict[str, int] = {}
         self.var_names: list = []
+        self.var_kinds: list[str] = []
         for v in m.vars.values():
             self.var_base[v.name] = len(self.var_names)
+            kind = self.ck.resolve_type(v.type).kind
             for o in (range(n) if v.per_player else [None]):
                 self.var_names.append((v.name, o))
+                self.var_kinds.append(kind)
         self.props = [name for name, (t, mut) in m.attr_types.items() if mut]
         self.prop_index = {p: i for i, p in enumerate(self.props)}
         self.items: list[tuple[str, str]] = []
@@ -197,7 +201,7 @@ class Compiler:
             "shuffle": runtime.shuffle, "rand_choice": runtime.rand_choice,
             "swap_zones": runtime.swap_zones, "swap_components": runtime.swap_components,
             "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
-            "index_in_zone": runtime.index_in_zone, "_last": runtime.last, "_first": runtime.first,
+            "index_in_zone": runtime.index_in_zone, "show": runtime.show, "_last": runtime.last, "_first": runtime.first,
             "PLAYERS": tuple(range(self.n)),
             "ROT": tuple(tuple((s + i) % self.n for i in range(self.n)) for s in range(self.n)),
         }
@@ -288,6 +292,7 @@ class Compiler:
         return Program(
             players=self.n, model=self.m, source=source, namespace=ns, blocks=blocks,
             zones=self.zones, zone_base=self.zone_base, var_base=self.var_base, var_names=self.var_names,
+            var_kinds=self.var_kinds,
             props=self.props, comp_kind=self.comp_kind, comp_label=self.comp_label,
             comp_start=self.comp_start, actions=self.actions, action_ids=self.action_ids,
             legal_funcs=[ns[f"legal_{i}"] for i in range(len(self.actions))],
@@ -733,7 +738,7 @@ class Compiler:
             return f"('P' + str({code} + 1))"
         if kind == "flag":
             return f"('yes' if {code} else 'no')"
-        return f"str({code})"
+        return f"show({code})"
 
     def cx(self, e: ast.Expr, env: _Env) -> str:
         ck = self.ck

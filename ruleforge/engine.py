@@ -303,7 +303,13 @@ class Game:
         variables: dict[str, Any] = {}
         for i, (name, owner) in enumerate(prog.var_names):
             key = name if owner is None else f"{name}({player_name(owner)})"
-            variables[key] = _plain(st.v[i])
+            value = st.v[i]
+            kind = prog.var_kinds[i]
+            if kind == "player" and isinstance(value, int):
+                value = player_name(value)
+            elif kind == "comp" and isinstance(value, int):
+                value = labels[value]
+            variables[key] = _plain(value)
         seen = []
         if player is not None:
             for zi, comps in st.seen[player]:

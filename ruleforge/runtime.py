@@ -169,3 +169,8 @@ def last(seq):
 
 def first(seq):
     return seq[0] if seq else None
+
+
+def show(value) -> str:
+    """A value as people read it: `none` rather than Python's None."""
+    return "none" if value is None else str(value)
