@@ -44,6 +44,15 @@ RATIO_TARGET = 0.3  # engine / hand-written, public API path (parity is the goal
 CHECK_TARGET_S = 0.3  # wall time of `ruleforge check games/hagakure.rules`
 
 
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+_clock: list[Callable[[], float]] = [time.process_time]
+
+
+def clock() -> float:
+    """The in-process clock: CPU time of this process by default (see --clock)."""
+    return _clock[0]()
+
+
 class BenchError(Exception):
     """A problem with the benchmark's input or environment, reported without a traceback."""
 
@@ -53,6 +62,8 @@ class BenchError(Exception):
 
 def load_handwritten(path: Path = HANDWRITTEN_PATH) -> ModuleType:
     """Import the hand-written baseline by path (it is not a package module)."""
+    if not path.is_file():
+        raise BenchError(f"the hand-written baseline is missing: {path}")
     spec = importlib.util.spec_from_file_location("handwritten_hagakure", path)
     if spec is None or spec.loader is None:
         raise BenchError(f"cannot import the hand-written baseline at {path}")
@@ -69,21 +80,21 @@ def run_engine_api(rules: ruleforge.Rules, players: int, games: int, seed: int) 
     """Random games through the public API; return (seconds, decisions taken)."""
     rng = random.Random(seed)
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     for i in range(games):
         g = rules.new_game(players, seed=seed + i)
         while not g.is_over:
             acts = g.legal_actions()
             g.apply(acts[rng.randrange(len(acts))])
             decisions += 1
-    return time.perf_counter() - start, decisions
+    return clock() - start, decisions
 
 
 def run_engine_fast(rules: ruleforge.Rules, players: int, games: int, seed: int) -> tuple[float, int]:
     """Random games through the internal fast path (no copy of the legal list, no validation)."""
     rng = random.Random(seed)
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     for i in range(games):
         g = rules.new_game(players, seed=seed + i)
         apply = g._apply_unchecked
@@ -91,17 +102,17 @@ def run_engine_fast(rules: ruleforge.Rules, players: int, games: int, seed: int)
             legal = g._legal
             apply(legal[rng.randrange(len(legal))])
             decisions += 1
-    return time.perf_counter() - start, decisions
+    return clock() - start, decisions
 
 
 def run_handwritten(hw: ModuleType, players: int, games: int, seed: int) -> tuple[float, int]:
     """Random games of the hand-written implementation; decisions are not counted there."""
     rng = random.Random(seed)
     play = hw.play_random_game
-    start = time.perf_counter()
+    start = clock()
     for _ in range(games):
         play(players, rng)
-    return time.perf_counter() - start, 0
+    return clock() - start, 0
 
 
 def measure_games(rules: ruleforge.Rules, hw: ModuleType, players: int, games: int, seed: int,
@@ -140,26 +151,26 @@ def measure_games(rules: ruleforge.Rules, hw: ModuleType, players: int, games: i
 def measure_inprocess_load(path: Path, players: int, repeat: int = 5) -> dict[str, Any]:
     """Cold (first in this process) and warm (best of `repeat`) load+check and compile times.
 
-    Must run before anything else loads rules: the cold figure includes building the
-    parser, which the engine caches for the life of the process.
+    Must run before anything else loads rules: the cold figure includes making the parser
+    (building its tables, or reading them from Lark's cache), which is done once per process.
     """
-    start = time.perf_counter()
+    start = clock()
     rules = ruleforge.load(path)
-    mid = time.perf_counter()
+    mid = clock()
     rules.program(players)
-    end = time.perf_counter()
+    end = clock()
     cold = {"load_check_s": mid - start, "compile_s": end - mid, "total_s": end - start}
     loads, compiles, parses = [], [], []
     from ruleforge.loader import load_source  # internal: parse only, to split load from check
 
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = clock()
         load_source(path)
-        t1 = time.perf_counter()
+        t1 = clock()
         fresh = ruleforge.load(path)
-        t2 = time.perf_counter()
+        t2 = clock()
         fresh.program(players)
-        t3 = time.perf_counter()
+        t3 = clock()
         parses.append(t1 - t0)
         loads.append(t2 - t1)
         compiles.append(t3 - t2)
@@ -260,7 +271,7 @@ def mid_game(rules: ruleforge.Rules, players: int, seed: int) -> ruleforge.Game:
 
 def per_call_us(fn: Callable[[], Any], repeat: int = 5) -> float:
     """Best per-call time in microseconds (timeit: each repeat runs >= 0.2 s)."""
-    timer = timeit.Timer(fn)
+    timer = timeit.Timer(fn, timer=clock)
     number, _ = timer.autorange()
     return min(timer.repeat(repeat=repeat, number=number)) / number * 1e6
 
@@ -278,10 +289,10 @@ def per_apply_us(game: ruleforge.Game, action: Any, unchecked: bool, count: int 
         calls = [c._apply_unchecked if unchecked else c.apply for c in clones]
         gc.disable()  # as timeit does
         try:
-            start = time.perf_counter()
+            start = clock()
             for call in calls:
                 call(action)
-            best = min(best, time.perf_counter() - start)
+            best = min(best, clock() - start)
         finally:
             if gc_was_on:
                 gc.enable()
@@ -333,7 +344,7 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str]]:
     ck = result["check_cli"]
     ops = result["ops"]
     api, fast, hand = g["engine_api"], g["engine_fast"], g["handwritten"]
-    n = f"{c['players']}p, {c['games']} games, best of {c['repeat']}"
+    n = f"{c['players']}p, {c['games']} games, best of {c['repeat']}, {c['clock']} time"
     out = [
         ("engine, public API (games/s)", f"{api['games_per_s']:.1f}",
          f"{n}; legal_actions() + apply(); {api['us_per_decision']:.1f} us/decision"),
@@ -356,7 +367,7 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str]]:
     ]
     out += [
         ("load+check, cold (ms)", f"{ld['cold']['load_check_s'] * 1e3:.1f}",
-         "first ruleforge.load in the process (includes building the parser)"),
+         "first ruleforge.load in the process: makes the parser (built, or read from its cache)"),
         ("compile, cold (ms)", f"{ld['cold']['compile_s'] * 1e3:.1f}", f"rules.program({c['players']}), first time"),
         ("parse, warm (ms)", f"{ld['warm']['parse_s'] * 1e3:.1f}", "loader.load_source, parser already built"),
         ("load+check, warm (ms)", f"{ld['warm']['load_check_s'] * 1e3:.1f}", "ruleforge.load, best of 5"),
@@ -399,15 +410,24 @@ def print_table(result: dict[str, Any]) -> None:
 # --- main -----------------------------------------------------------------------------------
 
 
-def positive(text: str) -> int:
-    """argparse type: an integer >= 1."""
+def _whole(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
     return value
+
+
+def positive(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    return _whole(text, 1)
+
+
+def non_negative(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    return _whole(text, 0)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -416,9 +436,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--games", type=positive, default=500, help="games per timed run (default 500)")
     parser.add_argument("--repeat", type=positive, default=3, help="interleaved runs; the best counts (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed; game i uses seed+i (default 0)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="in-process timings in CPU time of this process (default; steadier on a "
+                             "busy machine) or wall time; `check` is always wall time")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
-    parser.add_argument("--profile", type=int, metavar="GAMES", default=0,
+    parser.add_argument("--profile", type=non_negative, metavar="GAMES", default=0,
                         help="also cProfile the fast path over GAMES games and print the top functions")
     return parser.parse_args(argv)
 
@@ -434,6 +457,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     games = measure_games(rules, hw, args.players, args.games, args.seed, args.repeat)
     return {
         "config": {"players": args.players, "games": args.games, "repeat": args.repeat, "seed": args.seed,
+                   "clock": args.clock,
                    "rules": str(RULES_PATH.relative_to(ROOT))},
         "env": {"python": platform.python_version(), "implementation": platform.python_implementation(),
                 "machine": platform.machine(), "platform": platform.platform(),
@@ -448,6 +472,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    _clock[0] = CLOCKS[args.clock]
     try:
         result = run(args)
         profile = profile_fast_path(ruleforge.load(RULES_PATH), args.players, args.profile, args.seed, 30) \

@@ -201,7 +201,8 @@ class Compiler:
             "shuffle": runtime.shuffle, "rand_choice": runtime.rand_choice,
             "swap_zones": runtime.swap_zones, "swap_components": runtime.swap_components,
             "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
-            "index_in_zone": runtime.index_in_zone, "show": runtime.show, "_last": runtime.last, "_first": runtime.first,
+            "index_in_zone": runtime.index_in_zone, "show": runtime.show,
+            "_last": runtime.last, "_first": runtime.first,
             "PLAYERS": tuple(range(self.n)),
             "ROT": tuple(tuple((s + i) % self.n for i in range(self.n)) for s in range(self.n)),
         }

@@ -57,6 +57,9 @@ class Layout:
         self.looks = {prog.action_ids["look_at_yomi"], prog.action_ids["look_at_hand"]}
         self.rounds_var = prog.var_base["rounds_played"]
         self.n_comps = len(prog.comp_kind)
+        texts = ["".join(part for part in t if isinstance(part, str)) for t in prog.log_templates]
+        self.say_round = next(i for i, t in enumerate(texts) if t.endswith(" deals"))
+        self.say_trick = next(i for i, t in enumerate(texts) if t.endswith(" wins the trick"))
 
 
 LAYOUTS = {n: Layout(n) for n in (3, 4, 5)}
@@ -85,29 +88,49 @@ def oracle_round_score(lay: Layout, won: list[int], tricks: int, power: int | No
 
 
 def replay_log(lay: Layout, game: Game) -> list[tuple[int, ...]]:
-    """Check every trick winner and every round score in the raw log; returns the round scores."""
+    """Check the raw log against the rulebook: who deals, who acts when, every trick winner and
+    every round score. Returns the round scores."""
     n = lay.n
     plays: list[tuple[int, int]] = []
     won: list[list[int]] = [[] for _ in range(n)]
     tricks, power = [0] * n, [None] * n
     raised: Counter = Counter()
     rounds = []
+    dealer: int | None = None
+    prepared: list[int] = []  # the seats that made their preparation decision this round
+    leader = -1
     for entry in game.state.log:
         if entry[0] == "act":
             _, me, aid, args = entry
             if aid == lay.play:
+                # the first player leads trick 1, a trick's winner leads the next; clockwise
+                assert prepared == [(dealer + 1 + k) % n for k in range(n)]
+                assert me == (leader + len(plays)) % n
                 plays.append((me, args[0]))
-            elif aid == lay.raise_:
-                assert power[me] is None, "two Nobori raised in one round"
-                power[me] = lay.power[args[0]]
-                assert lay.owner[args[0]] == me
-                raised[args[0]] += 1
-        elif entry[0] == "say" and len(plays) == n:  # "<winner> wins the trick"
+            elif aid in lay.looks:
+                assert prepared[-1] == me and power[me] == 5
+            else:  # raise or pass: the preparation, from the first player clockwise
+                prepared.append(me)
+                if aid == lay.raise_:
+                    assert power[me] is None, "two Nobori raised in one round"
+                    power[me] = lay.power[args[0]]
+                    assert lay.owner[args[0]] == me
+                    raised[args[0]] += 1
+        elif entry[0] == "say" and entry[1] == lay.say_round:
+            assert entry[2][0] == len(rounds) + 1
+            if dealer is not None:
+                assert entry[2][1] == (dealer + 1) % n  # the next dealer is left of the last one
+            dealer = entry[2][1]
+            leader = (dealer + 1) % n  # the first player is left of the dealer
+            prepared = []
+        elif entry[0] == "say" and entry[1] == lay.say_trick:
+            assert len(plays) == n
             w = oracle_trick_winner(lay, plays)
             assert entry[2] == (w,), f"trick {[lay.labels[c] for _, c in plays]} by {plays}: won by {entry[2]}"
             tricks[w] += 1
             won[w] += [c for _, c in plays]
             plays = []
+            leader = w
         elif entry[0] == "score":
             expected = tuple(oracle_round_score(lay, won[p], tricks[p], power[p]) for p in range(n))
             assert tuple(entry[2]) == expected
@@ -190,14 +213,17 @@ def check_end(lay: Layout, game: Game) -> None:
     check_cheap(lay, st)
 
 
-def play_checked(players: int, seed: int) -> Game:
-    """One game with every invariant; some games also save/load, clone and replay."""
+def play_checked(players: int, seed: int, stats: Counter) -> Game:
+    """One game with every invariant; some games also save/load, clone and replay.
+
+    `stats` counts rounds and how often a round's Yomi is the previous round's Yomi again."""
     lay = LAYOUTS[players]
     game = RULES.new_game(players=players, seed=seed)
     st = game.state
     rng = random.Random(seed)
     raises, looks, fives = [0] * players, [0] * players, [0] * players
     round_seen = 0
+    fight_yomi: list[int] | None = None
     save_at = rng.randrange(40, 150) if seed % 10 == 0 else -1
     clone_at = rng.randrange(1, 150) if seed % 10 == 5 else -1
     restored: Game | None = None
@@ -211,8 +237,14 @@ def play_checked(players: int, seed: int) -> Game:
         if st.v[lay.rounds_var] != round_seen:
             round_seen = st.v[lay.rounds_var]
             check_round_start(lay, st, raises)
+            if fight_yomi is not None:  # all cards are shuffled again: a new Yomi
+                stats["rounds"] += 1
+                stats["same yomi"] += sorted(st.z[lay.yomi]) == fight_yomi
+            fight_yomi = None
         legal = game._legal
         me = st.chooser
+        if legal[0][0] == lay.play and fight_yomi is None:  # the Yomi is fixed until the round ends
+            fight_yomi = sorted(st.z[lay.yomi])
         if legal[0][0] == lay.play:  # the follow rule, from the rulebook
             hand = st.z[lay.hand[me]]
             trick = st.z[lay.trick]
@@ -260,11 +292,16 @@ def play_checked(players: int, seed: int) -> Game:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_random_games_keep_the_invariants(players: int) -> None:
     extra = 0
+    stats: Counter = Counter()
     for seed in range(GAMES):
-        game = play_checked(players, seed)
+        game = play_checked(players, seed, stats)
         extra += game.state.v[LAYOUTS[players].rounds_var] > ROUNDS[players]
     # Ties at the top do happen in random play: the extra-round path was exercised.
     assert 0 < extra < GAMES // 2
+    # Every round reshuffles all the cards: the same Yomi twice in a row has chance 1 in
+    # C(20, 5) = 15,504 (3 players), C(20, 4) = 4,845 (4), C(30, 5) = 142,506 (5).
+    assert stats["rounds"] > GAMES * (ROUNDS[players] - 1)
+    assert stats["same yomi"] <= stats["rounds"] // 500
 
 
 def _choices(players: int, seed: int) -> Game:
