@@ -75,6 +75,7 @@ class Program:
     option_values: list
     compiler: object = None
     calls: list = attrs.Factory(list)  # per action: (me slot, param slots, entry block, limits)
+    direct: list = attrs.Factory(list)  # per action: its plain function, if it never decides
 
 
 def _suspends(stmts, model: Model, memo: dict) -> bool:
@@ -250,6 +251,7 @@ class Compiler:
         self.start(end)
         self.emit("st.over = True")
         self.emit("return -2")
+        self.direct_src: list[str] = []
         for info in self.actions[1:]:
             self.compile_action(info)
         legal_src = [self.compile_legal(info) for info in self.actions]
@@ -269,7 +271,7 @@ class Compiler:
             parts.append(f"def b{i}(st):")
             parts.extend(_prologue(body, ("Z", "st.z"), ("V", "st.v"), ("L", "st.l"), ("P", "st.p")))
             parts.extend(body)
-        parts += legal_src + label_src + score_src + [rank_src]
+        parts += legal_src + label_src + score_src + self.direct_src + [rank_src]
         source = "\n".join(parts) + "\n"
         for lineno, line in enumerate(source.splitlines(), 1):
             if "  # @" in line:
@@ -304,6 +306,7 @@ class Compiler:
             n_locals=self.n_locals, rank_func=ns["rank_key"], line_map=self.line_map,
             option_names=self.option_names, option_values=self.option_values, compiler=self,
             calls=[(a.me_slot, tuple(a.param_slots), a.entry, tuple(a.limits)) for a in self.actions],
+            direct=[ns.get(f"act_{i}") for i in range(len(self.actions))],
         )
 
     def m_file(self) -> str:
@@ -445,8 +448,9 @@ class Compiler:
             e(f"    _items, _t = score_{s.scoring}(st, _p)")
             e(f"    V[{base} + _p] += _t")
             e("    _tot.append(_t)")
-            e(f"    for _j in range({count}):")
-            e(f"        st.b[_p * NITEMS + {first} + _j] += _items[_j]")
+            e("    B = st.b; _o = _p * NITEMS")
+            for j in range(count):
+                e(f"    B[_o + {first + j}] += _items[{j}]")
             e(f"st.log.append(('score', {list(self.m.scorings).index(s.scoring)}, tuple(_tot)))")
         elif isinstance(s, ast.Log):
             tid = len(self.log_templates)
@@ -601,6 +605,25 @@ class Compiler:
         end = self.compile_body(effects, env, info.entry)
         self.start(end)
         self.emit("return st.stack.pop()")
+        if not _suspends(effects, self.m, self.memo):
+            self.direct_src.append(self.compile_direct(info, effects))
+
+    def compile_direct(self, info: ActionInfo, effects: list) -> str:
+        """An action with no decision inside, as one plain function: `act_N(st, me, *args)`.
+
+        It returns where the game goes on, so applying it needs no call stack.
+        """
+        aid = self.action_ids[info.name]
+        env = _Env({"me": "me", **{q.name: f"a_{q.name}" for q in info.decl.params}}, me="me")
+        params = "".join(f", a_{q.name}" for q in info.decl.params)
+        saved = (self.blocks, self.cur, self.indent)
+        self.blocks, self.cur, self.indent = [[]], 0, 1
+        for s in effects:
+            self.compile_plain(s, env, False)
+        body = self.blocks[0]
+        self.blocks, self.cur, self.indent = saved
+        prologue = _prologue(body, ("Z", "st.z"), ("V", "st.v"), ("P", "st.p"))
+        return "\n".join([f"def act_{aid}(st, me{params}):", *prologue, *body, "    return st.pc"])
 
     def compile_legal(self, info: ActionInfo) -> str:
         aid = self.action_ids[info.name]
@@ -786,6 +809,15 @@ class Compiler:
             least = sorted((en for en in e.entries if en.at_least), key=lambda en: -en.key)
             other = [en for en in e.entries if en.key is None]
             out = self.cx(other[0].value, env) if other else "None"
+            if subject.isdigit():  # e.g. a table on player_count: decide it now
+                value = int(subject)
+                for en in exact:
+                    if value == en.key:
+                        return self.cx(en.value, env)
+                for en in least:
+                    if value >= en.key:
+                        return self.cx(en.value, env)
+                return out
             chain = ""
             for en in exact:
                 chain += f"{self.cx(en.value, env)} if {subject} == {en.key} else "
@@ -882,7 +914,8 @@ class Compiler:
         if f in ("argmax", "argmin"):
             key = self.cx(e.key, inner)
             fn = "max" if f == "argmax" else "min"
-            return f"{fn}([{var} for {var} in {src}{cond}], key=lambda {var}: {key}, default=None)"
+            items = f"[{var} for {var} in {src}{cond}]" if cond else src
+            return f"{fn}({items}, key=lambda {var}: {key}, default=None)"
         raise AssertionError(f)  # pragma: no cover
 
 

@@ -194,21 +194,26 @@ class Game:
         if not aid:
             self._advance(st.pc)
             return
-        me_slot, param_slots, entry, limits = self.program.calls[aid]
-        L = st.l
-        L[me_slot] = me
-        for slot, value in zip(param_slots, args):
-            L[slot] = value
+        prog = self.program
+        me_slot, param_slots, entry, limits = prog.calls[aid]
         if limits:
             for _times, scope in limits:
                 key = (aid, st.turn if scope == "turn" else -1 - me)
                 st.used[key] = st.used.get(key, 0) + 1
-        st.stack.append(st.pc)
         # The loop of _advance, repeated here: this is the hottest path of every
         # simulation and search, and a call less per action is measurable.
-        blocks = self.program.blocks
-        pc = entry
+        blocks = prog.blocks
         try:
+            direct = prog.direct[aid]
+            if direct is not None:  # an action with no decision inside: one plain call
+                pc = direct(st, me, *args)
+            else:
+                L = st.l
+                L[me_slot] = me
+                for slot, value in zip(param_slots, args):
+                    L[slot] = value
+                st.stack.append(st.pc)
+                pc = entry
             for _ in range(MAX_BLOCKS_WITHOUT_DECISION):
                 pc = blocks[pc](st)
                 if pc < 0:
