@@ -48,14 +48,19 @@ class Scope:
     in_action: str | None = None
     in_turn: bool = False
     pure: bool = False  # inside def/require/label/scoring: no chance, no effects
+    setup: bool = False  # computed once when a game is set up: no state to read yet
 
     def child(self, **changes) -> Scope:
         return attrs.evolve(self, locals=dict(self.locals), **changes)
 
 
+SETUP = Scope(pure=True, setup=True)
+
+
 class Checker:
-    def __init__(self, decls: list[ast.Decl]):
+    def __init__(self, decls: list[ast.Decl], sources: dict[str, str] | None = None):
         self.decls = decls
+        self.sources = sources or {}
         self.model = Model()
         self.errors: list[Diagnostic] = []
         self.types: dict[ast.Expr, Type] = {}
@@ -188,7 +193,7 @@ class Checker:
                                "attributes of the same name must agree across kinds")
                 m.attr_types[a.name] = (t, a.mutable)
                 if a.default is not None:
-                    self.expect(a.default, Scope(pure=True), t, f"the default of '{a.name}'")
+                    self.expect(a.default, SETUP, t, f"the default of '{a.name}'")
             if info.decl.label is not None:
                 scope = Scope(locals={n: m.attr_types[n][0] for n in list(info.attrs) + list(info.props)},
                               pure=True)
@@ -200,14 +205,14 @@ class Checker:
                 self.error(z.pos, f"unknown zone shape '{z.shape}'",
                            did_you_mean(z.shape, ZONE_SHAPES) or f"use one of {', '.join(sorted(ZONE_SHAPES))}")
             for s in z.size or ():
-                self.expect(s, Scope(pure=True), INT, "a zone size")
+                self.expect(s, SETUP, INT, "a zone size")
         for v in self.model.vars.values():
             t = self.resolve_type(v.type)
             if v.default is not None:
-                self.expect(v.default, Scope(pure=True), t, f"the initial value of '{v.name}'")
+                self.expect(v.default, SETUP, t, f"the initial value of '{v.name}'")
         for o in self.model.options.values():
             t = self.resolve_type(o.type)
-            self.expect(o.default, Scope(pure=True), t, f"the default of option '{o.name}'")
+            self.expect(o.default, SETUP, t, f"the default of option '{o.name}'")
 
     def check_components(self) -> None:
         m = self.model
@@ -216,9 +221,9 @@ class Checker:
             if info is None:
                 self.error(e.pos, f"unknown kind '{e.kind}'", did_you_mean(e.kind, m.kinds))
             if e.copies is not None:
-                self.expect(e.copies, Scope(pure=True), INT, "a number of copies")
+                self.expect(e.copies, SETUP, INT, "a number of copies")
             if e.cond is not None:
-                self.expect(e.cond, Scope(pure=True), FLAG, "a condition")
+                self.expect(e.cond, SETUP, FLAG, "a condition")
             zone = m.zones.get(e.zone)
             if zone is None:
                 self.error(e.zone_pos, f"unknown zone '{e.zone}'", did_you_mean(e.zone, m.zones))
@@ -239,7 +244,7 @@ class Checker:
                                did_you_mean(name, list(info.attrs) + list(info.props)))
                     continue
                 want = m.attr_types[name][0]
-                got = self.expr(value, Scope(pure=True))
+                got = self.expr(value, SETUP)
                 if isinstance(value, ast.Range):
                     got = INT
                 if not compatible(want, got):
@@ -592,9 +597,19 @@ class Checker:
         self.error(e.pos, f"unsupported expression {type(e).__name__}")  # pragma: no cover
         return ANY
 
+    def setup_error(self, e: ast.Expr, what: str, scope: Scope) -> bool:
+        if scope.setup:
+            self.error(e.pos, f"{what} cannot be read when the game is set up",
+                       "setup values may use numbers, options, player_count, enums and defs of those")
+        return scope.setup
+
     def name(self, e: ast.Name, scope: Scope) -> Type:
         m = self.model
         n = e.ident
+        if n in m.vars and n not in scope.locals and self.setup_error(e, f"variable '{n}'", scope):
+            return ANY
+        if n in m.zones and n not in scope.locals and self.setup_error(e, f"zone '{n}'", scope):
+            return ANY
         if n in scope.locals:
             self.res[e] = ("local", n)
             return scope.locals[n]
@@ -640,6 +655,8 @@ class Checker:
         m = self.model
         f = e.func
         args = e.args
+        if (f in m.vars or f in m.zones) and self.setup_error(e, f"'{f}'", scope):
+            return ANY
         if f in m.vars or f in m.zones:
             decl = m.vars.get(f) or m.zones[f]
             if not decl.per_player:
@@ -766,7 +783,7 @@ def sub_blocks(s: ast.Stmt) -> list[tuple]:
     return _sub_blocks(s)
 
 
-def check(decls: list[ast.Decl]) -> Checker:
-    checker = Checker(decls)
+def check(decls: list[ast.Decl], sources: dict[str, str] | None = None) -> Checker:
+    checker = Checker(decls, sources)
     checker.run()
     return checker

@@ -15,13 +15,14 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-from rich.text import Text
+
+if TYPE_CHECKING:  # rich is imported where it is used: `check` starts faster without it
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
 
 from . import __version__
 from .agents import AgentAbort, make_agents
@@ -136,20 +137,28 @@ def decisions(game: Game) -> int:
 
 
 def out_console() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False)
 
 
 def err_console() -> Console:
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False)
 
 
 def cell(value: Any, style: str = "") -> Text:
     """A table cell as plain text, so that '[' in a label is never read as markup."""
+    from rich.text import Text
+
     return Text(str(value), style=style)
 
 
 def score_table(game: Game, explain: bool = True) -> Table:
     """Rows: the scoring items, then the total. Columns: the players, the winners marked."""
+    from rich.table import Table
+
     scores = game.scores()
     winners = set(game.winners())
     mark = "winner" if game.is_over else "leading"
@@ -208,6 +217,9 @@ def check(files: tuple[str, ...]) -> None:
     for path in files:
         try:
             rules = load_rules(path)
+            lo, hi = rules.player_range
+            for n in range(lo, hi + 1):  # setup-time values are only known per player count
+                rules.program(n)
         except RulesError as err:
             click.echo(err.render(), err=True)
             failed += 1
@@ -328,6 +340,8 @@ def simulate(file: str, games: int, players: int | None, seed: int, agents: str,
     lengths: list[int] = []
     err = err_console()
     start = time.perf_counter()
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games)
@@ -365,6 +379,8 @@ def simulate(file: str, games: int, players: int | None, seed: int, agents: str,
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
+    from rich.table import Table
+
     table = Table()
     for head in ("seat", "agent", "win rate", "mean total", "sd"):
         table.add_column(head, justify="left" if head in ("seat", "agent") else "right")

@@ -17,6 +17,7 @@ import attrs
 
 from . import ast, runtime
 from .checker import Checker, sub_blocks
+from .diagnostics import Diagnostic, RulesError
 from .model import INT, Model, Type
 
 PASS = "pass"
@@ -161,7 +162,11 @@ class Compiler:
         ns = {"st": self._setup_state, **self.base_namespace()}
         if extra:
             ns.update(extra)
-        return eval(code, ns)  # noqa: S307 - our own generated code
+        try:
+            return eval(code, ns)  # noqa: S307 - our own generated code
+        except Exception as err:  # e.g. a var read during setup, or a table with no entry
+            message = f"cannot work this out when the game is set up ({self.n} players): {err}"
+            raise RulesError([Diagnostic(e.pos, message)], self.ck.sources) from None
 
     def build_components(self) -> None:
         """Instantiate the component list for this player count, in declaration order."""

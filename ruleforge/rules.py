@@ -20,7 +20,7 @@ class Rules:
     def __init__(self, path: str | Path):
         self.path = str(path)
         decls, self.sources = load_source(path)
-        self.checker = check(decls)
+        self.checker = check(decls, self.sources)
         if self.checker.errors:
             raise RulesError(self.checker.errors, self.sources)
         self.model = self.checker.model
