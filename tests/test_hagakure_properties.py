@@ -339,3 +339,27 @@ def test_clone_is_independent() -> None:
     assert copy.digest() == after
     assert sorted(copy.state.z[lay.yomi]) == sorted(hand)
     assert game.state.z[lay.raised[first]] == [] and len(copy.state.z[lay.raised[first]]) == 1
+
+
+def test_save_load_inside_a_nobori_5_choice_and_at_the_end() -> None:
+    """A save taken while an action waits for its follow-up choice resumes that choice."""
+    game = RULES.new_game(players=5, seed=12)
+    game.apply("raise Nobori 5")
+    data = json.loads(json.dumps(game.to_json()))
+    restored = RULES.load_game(data)
+    assert restored.digest() == game.digest()
+    assert restored.current_player == game.current_player
+    assert restored.legal_labels() == game.legal_labels() and "look at the Yomi" in game.legal_labels()
+    for g in (game, restored):
+        g.apply("look at the Yomi")
+    assert restored.view(restored.current_player) == game.view(game.current_player)
+    me = game.state.log[-1][1]
+    assert restored.view(me)["seen"] == game.view(me)["seen"] != []
+    rng = random.Random(4)
+    while not game.is_over:
+        label = rng.choice(game.legal_labels())
+        game.apply(label)
+        restored.apply(label)
+    assert restored.digest() == game.digest() and restored.scores() == game.scores()
+    final = RULES.load_game(json.loads(json.dumps(game.to_json())))
+    assert final.is_over and final.digest() == game.digest() and final.winners() == game.winners()
