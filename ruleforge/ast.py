@@ -79,6 +79,7 @@ class GenCall(Expr):
     source: Expr
     cond: Expr | None
     key: Expr | None
+    more: tuple = ()  # further `for var in source if cond` clauses, nested in order
 
 
 @attrs.frozen(eq=False)
@@ -369,7 +370,9 @@ class ZoneDecl(Decl):
     per_player: bool
     shape: str
     visibility: str
-    size: Expr | None
+    size: tuple | None
+    # extra visibility rules: (visibility, row or None, condition or None)
+    rules: tuple = ()
 
 
 @attrs.frozen(eq=False)
@@ -430,6 +433,8 @@ class ActionDecl(Decl):
     label: StrLit | None
     limits: tuple
     body: tuple
+    secret: bool = False
+    public_label: StrLit | None = None  # what the other players see of a secret action
 
 
 @attrs.frozen(eq=False)

@@ -29,10 +29,11 @@ from .model import (
 
 # Built-in functions over a collection or a generator `f(x for x in source if cond)`.
 AGGREGATES = {"count", "sum", "min", "max", "any", "every", "first", "last", "argmax", "argmin",
-              "distinct", "list"}
+              "distinct", "list", "groups"}
 # Built-in functions with plain arguments: name -> (min args, max args).
 FUNCTIONS = {"next": (1, 1), "prev": (1, 1), "random": (1, 1), "abs": (1, 1), "index": (1, 1),
-             "zone_of": (1, 1)}
+             "zone_of": (1, 1), "cell": (3, 3), "cells": (1, 1), "row": (1, 1), "column": (1, 1),
+             "adjacent": (1, 1), "top_of": (1, 1), "owner": (1, 1)}
 CONSTANTS = {"true": FLAG, "false": FLAG, "player_count": INT, "none": NONE}
 ZONE_SHAPES = {"pile", "hand", "row", "grid"}
 DECLARATION_WORDS = {"game", "players", "extends", "option", "enum", "kind", "zone", "var", "def",
@@ -206,6 +207,13 @@ class Checker:
                            did_you_mean(z.shape, ZONE_SHAPES) or f"use one of {', '.join(sorted(ZONE_SHAPES))}")
             for s in z.size or ():
                 self.expect(s, SETUP, INT, "a zone size")
+            if z.shape == "grid" and (z.size is None or len(z.size) != 2):
+                self.error(z.pos, f"grid zone '{z.name}' needs its size", "write ', size ROWS by COLUMNS'")
+            for _vis, row, cond in z.rules:
+                if row is not None and z.shape != "grid":
+                    self.error(z.pos, f"'visible ... in row' needs a grid zone; '{z.name}' is a {z.shape}")
+                if cond is not None:
+                    self.expect(cond, Scope(pure=True), FLAG, "a visibility condition")
         for v in self.model.vars.values():
             t = self.resolve_type(v.type)
             if v.default is not None:
@@ -225,6 +233,9 @@ class Checker:
             if e.cond is not None:
                 self.expect(e.cond, SETUP, FLAG, "a condition")
             zone = m.zones.get(e.zone)
+            if zone is not None and zone.shape == "grid":
+                self.error(e.zone_pos, f"components start in a pile or hand, not on grid '{e.zone}'",
+                           "move them onto cells in the flow: move c to cell(grid, row, column)")
             if zone is None:
                 self.error(e.zone_pos, f"unknown zone '{e.zone}'", did_you_mean(e.zone, m.zones))
             elif zone.per_player != e.each_player:
@@ -285,6 +296,8 @@ class Checker:
             scope.locals[p.name] = el
         if a.label is not None:
             self.check_string(a.label, scope.child(pure=True))
+        if a.public_label is not None:
+            self.check_string(a.public_label, scope.child(pure=True))
         seen_effect = False
         for s in a.body:
             if isinstance(s, ast.Require):
@@ -427,9 +440,9 @@ class Checker:
             if s.scoring not in m.scorings:
                 self.error(s.pos, f"unknown scoring '{s.scoring}'", did_you_mean(s.scoring, m.scorings))
             v = m.vars.get(s.into)
-            if v is None or not v.per_player:
+            if v is None or not v.per_player or self.resolve_type(v.type) != INT:
                 self.error(s.pos, f"'score ... into' needs a per-player int var; '{s.into}' is not one",
-                           did_you_mean(s.into, [n for n, d in m.vars.items() if d.per_player]))
+                           did_you_mean(s.into, [n for n, d in m.vars.items() if d.per_player and n != s.into]))
             elif s.into not in m.score_targets:
                 m.score_targets.append(s.into)
         elif isinstance(s, ast.Log):
@@ -635,7 +648,7 @@ class Checker:
                 self.error(e.pos, f"zone '{n}' is per player", f"write '{n}(p)' for one player's zone")
                 return ANY
             self.res[e] = ("zone", z)
-            return ZONE
+            return Type("grid", z.name) if z.shape == "grid" else ZONE
         if n in m.defs:
             d = m.defs[n]
             if d.params:
@@ -670,7 +683,7 @@ class Checker:
                 self.res[e] = ("var_p", decl)
                 return self.resolve_type(decl.type)
             self.res[e] = ("zone_p", decl)
-            return ZONE
+            return Type("grid", decl.name) if decl.shape == "grid" else ZONE
         if f in m.defs:
             d = m.defs[f]
             if len(args) != len(d.params):
@@ -719,12 +732,41 @@ class Checker:
                 return INT
             if f == "zone_of":
                 return ZONE
+            return self.grid_function(e, f, ts)
         candidates = set(m.defs) | AGGREGATES | set(FUNCTIONS) | {n for n, v in m.vars.items() if v.per_player} \
             | {n for n, z in m.zones.items() if z.per_player}
         self.error(e.pos, f"unknown function '{f}'", did_you_mean(f, candidates))
         for a in args:
             self.expr(a, scope)
         return ANY
+
+    def grid_function(self, e: ast.Call, f: str, ts: list[Type]) -> Type:
+        """cell, cells, row, column, adjacent, top_of, owner: positions on grids and zones."""
+        def need(i: int, kinds: tuple[str, ...], what: str) -> None:
+            if ts[i].kind not in kinds + ("any",):
+                self.error(e.args[i].pos, f"'{f}' needs {what}, not {ts[i]}")
+
+        if f == "cell":
+            need(0, ("grid",), "a grid zone")
+            need(1, ("int",), "a row number")
+            need(2, ("int",), "a column number")
+            return ZONE
+        if f == "cells":
+            need(0, ("grid",), "a grid zone")
+            return list_of(ZONE)
+        if f in ("row", "column"):
+            need(0, ("zone", "comp"), "a cell or a component on a grid")
+            return INT
+        if f == "adjacent":
+            need(0, ("zone", "comp"), "a cell or a component on a grid")
+            return list_of(ZONE)
+        if f == "top_of":
+            need(0, ("zone",), "a zone or a cell")
+            return COMP
+        if f == "owner":
+            need(0, ("zone", "comp", "grid"), "a component or a zone")
+            return PLAYER
+        return ANY  # pragma: no cover - every built-in is handled above
 
     def gen_call(self, e: ast.GenCall, scope: Scope) -> Type:
         if e.func not in AGGREGATES:
@@ -737,9 +779,21 @@ class Checker:
             el = ANY
         inner = scope.child()
         inner.locals[e.var] = el
-        item = self.expr(e.item, inner)
         if e.cond is not None:
             self.expect(e.cond, inner, FLAG, "a filter")
+        for var, source, cond in e.more:  # further clauses, nested in order
+            t = self.expr(source, inner)
+            sub = element_of(t)
+            if sub is None:
+                self.error(source.pos, f"cannot loop over {t}")
+                sub = ANY
+            inner = inner.child()
+            inner.locals[var] = sub
+            if cond is not None:
+                self.expect(cond, inner, FLAG, "a filter")
+        item = self.expr(e.item, inner)
+        if e.func == "groups" and item.kind not in ("zone", "comp", "any"):
+            self.error(e.item.pos, f"'groups' joins cells or components on a grid, not {item}")
         if e.key is not None:
             if e.func not in ("argmax", "argmin"):
                 self.error(e.key.pos, f"'by' belongs to argmax and argmin, not '{e.func}'")
@@ -765,6 +819,8 @@ class Checker:
             return item
         if f == "list":
             return list_of(item)
+        if f == "groups":
+            return list_of(list_of(item))
         return ANY
 
 

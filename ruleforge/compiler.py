@@ -21,14 +21,25 @@ from .diagnostics import Diagnostic, RulesError
 from .model import INT, Model, Type
 
 PASS = "pass"
+PLAIN_LOOP_LIMIT = 5_000_000  # iterations of a loop with no decision inside
 
 
 @attrs.define
 class ZoneInfo:
+    """One zone instance: a shared zone, one player's zone, or one cell of a grid."""
+
     name: str
     owner: int | None
     visibility: str
     shape: str
+    row: int | None = None  # 1-based, for a grid's cells
+    column: int | None = None
+    rules: tuple = ()  # (visibility, index of its condition function or None)
+
+    @property
+    def key(self) -> str:
+        text = self.name if self.owner is None else f"{self.name}(P{self.owner + 1})"
+        return text if self.row is None else f"{text}[{self.row},{self.column}]"
 
 
 @attrs.define
@@ -77,6 +88,9 @@ class Program:
     compiler: object = None
     calls: list = attrs.Factory(list)  # per action: (me slot, param slots, entry block, limits)
     direct: list = attrs.Factory(list)  # per action: its plain function, if it never decides
+    public_label_funcs: list = attrs.Factory(list)  # per action: what others see, if secret
+    vis_funcs: list = attrs.Factory(list)  # conditions of `visible ... if cond`
+    state_labels: list = attrs.Factory(list)  # per action: its label reads the state (log it as text)
 
 
 def _suspends(stmts, model: Model, memo: dict) -> bool:
@@ -126,11 +140,29 @@ class Compiler:
         m, n = self.m, self.n
         self.zones: list[ZoneInfo] = []
         self.zone_base: dict[str, int] = {}
+        self.grid_size: dict[str, tuple[int, int]] = {}
+        self.vis_conds: list[ast.Expr] = []
+        self._setup_state = _SetupState([])
         for z in m.zones.values():
             self.zone_base[z.name] = len(self.zones)
             owners = range(n) if z.per_player else [None]
-            for o in owners:
-                self.zones.append(ZoneInfo(z.name, o, z.visibility, z.shape))
+            rules = []
+            for vis, row, cond in z.rules:
+                rules.append((vis, row, None if cond is None else len(self.vis_conds)))
+                if cond is not None:
+                    self.vis_conds.append(cond)
+            if z.shape == "grid":
+                rows, cols = (int(self.eval_const(x)) for x in z.size)
+                self.grid_size[z.name] = (rows, cols)
+                for o in owners:
+                    for r in range(1, rows + 1):
+                        for k in range(1, cols + 1):
+                            mine = tuple((v, c) for v, row, c in rules if row is None or row == r)
+                            self.zones.append(ZoneInfo(z.name, o, z.visibility, "cell", r, k, mine))
+            else:
+                mine = tuple((v, c) for v, _row, c in rules)
+                for o in owners:
+                    self.zones.append(ZoneInfo(z.name, o, z.visibility, z.shape, rules=mine))
         self.var_base: dict[str, int] = {}
         self.var_names: list = []
         self.var_kinds: list[str] = []
@@ -174,6 +206,7 @@ class Compiler:
         self.comp_kind: list[str] = []
         self.comp_attrs: list[dict] = []
         self.comp_start: list[int] = []
+        self.comp_owner: list[int | None] = []
         for e in m.components:
             if e.cond is not None and not self.eval_const(e.cond):
                 continue
@@ -198,6 +231,7 @@ class Compiler:
                         values.update(zip(names, combo))
                         self.comp_kind.append(e.kind)
                         self.comp_attrs.append(values)
+                        self.comp_owner.append(owner if e.each_player else None)
                         self.comp_start.append(self.zone_base[e.zone] + owner)
 
     def base_namespace(self) -> dict:
@@ -209,12 +243,36 @@ class Compiler:
             "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
             "index_in_zone": runtime.index_in_zone, "show": runtime.show,
             "_last": runtime.last, "_first": runtime.first,
+            "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
+            "arg_best": runtime.arg_best,
+            "ROW": tuple(z.row for z in getattr(self, "zones", ())),
+            "COL": tuple(z.column for z in getattr(self, "zones", ())),
+            "ADJ": self.adjacency(),
+            "ZOWNER": tuple(z.owner for z in getattr(self, "zones", ())),
+            "OWNER": tuple(getattr(self, "comp_owner", ())),
             "PLAYERS": tuple(range(self.n)),
             "ROT": tuple(tuple((s + i) % self.n for i in range(self.n)) for s in range(self.n)),
         }
         for attr_name in self.m.attr_types:
             ns[f"A_{attr_name}"] = [a.get(attr_name) for a in getattr(self, "comp_attrs", [])]
         return ns
+
+    def adjacency(self) -> tuple:
+        """For each zone index: the orthogonally adjacent cells of the same grid instance."""
+        zones = getattr(self, "zones", ())
+        index = {(z.name, z.owner, z.row, z.column): i for i, z in enumerate(zones) if z.row is not None}
+        out = []
+        for z in zones:
+            if z.row is None:
+                out.append(())
+                continue
+            near = []
+            for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+                j = index.get((z.name, z.owner, z.row + dr, z.column + dc))
+                if j is not None:
+                    near.append(j)
+            out.append(tuple(near))
+        return tuple(out)
 
     # --- blocks -----------------------------------------------------------------------
     def new_block(self) -> int:
@@ -261,6 +319,9 @@ class Compiler:
             self.compile_action(info)
         legal_src = [self.compile_legal(info) for info in self.actions]
         label_src = [self.compile_action_label(info) for info in self.actions]
+        label_src += [self.compile_public_label(info) for info in self.actions
+                      if info.decl is not None and info.decl.secret]
+        label_src += [self.compile_visibility(i, cond) for i, cond in enumerate(self.vis_conds)]
         score_src = [self.compile_scoring(s) for s in self.m.scorings.values()]
         rank_src = self.compile_ranking()
         return self.link(legal_src, label_src, score_src, rank_src)
@@ -312,6 +373,9 @@ class Compiler:
             option_names=self.option_names, option_values=self.option_values, compiler=self,
             calls=[(a.me_slot, tuple(a.param_slots), a.entry, tuple(a.limits)) for a in self.actions],
             direct=[ns.get(f"act_{i}") for i in range(len(self.actions))],
+            public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
+            state_labels=[_reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
+            vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
         )
 
     def m_file(self) -> str:
@@ -425,10 +489,15 @@ class Compiler:
             e(f"for _ in range({self.cx(s.times, env)}):", s.pos)
             self.plain_block(s.body, env)
         elif isinstance(s, ast.While):
-            e(f"while {self.cx(s.cond, env)}:", s.pos)
+            # bounded, so that a loop with no decision that never ends is an error, not a hang
+            e(f"for _ in range({PLAIN_LOOP_LIMIT}):", s.pos)
+            e(f"    if not ({self.cx(s.cond, env)}):")
+            e("        break")
             self.plain_block(s.body, env)
+            e("else:")
+            e(f"    raise RuntimeError('this loop ran {PLAIN_LOOP_LIMIT:,} times: it never ends')", s.pos)
         elif isinstance(s, ast.RepeatUntil):
-            e("while True:", s.pos)
+            e(f"for _ in range({PLAIN_LOOP_LIMIT}):", s.pos)
             self.indent += 1
             inner = env.child()
             for x in s.body:
@@ -436,6 +505,8 @@ class Compiler:
             e(f"if {self.cx(s.cond, inner)}:")
             e("    break")
             self.indent -= 1
+            e("else:")
+            e(f"    raise RuntimeError('this loop ran {PLAIN_LOOP_LIMIT:,} times: it never ends')", s.pos)
         elif isinstance(s, ast.Turn):
             e("st.turn += 1", s.pos)
             inner = env.child()
@@ -669,6 +740,19 @@ class Compiler:
         lines.append("    " * (len(params) + 1) + f"out.append(({aid}, {args}))")
         return "\n".join(lines)
 
+    def compile_public_label(self, info: ActionInfo) -> str:
+        """What the other players see of a secret action (its own public label, or a default)."""
+        aid = self.action_ids[info.name]
+        d = info.decl
+        lines = [f"def public_label_{aid}(st, me, args):", "    Z = st.z; V = st.v; P = st.p"]
+        env = _Env({"me": "me", **{q.name: f"args[{i}]" for i, q in enumerate(d.params)}}, me="me")
+        text = self.cx_text(d.public_label, env) if d.public_label is not None else repr("acts in secret")
+        lines.append(f"    return {text}")
+        return "\n".join(lines)
+
+    def compile_visibility(self, index: int, cond: ast.Expr) -> str:
+        return f"def visible_{index}(st):\n    Z = st.z; V = st.v; P = st.p\n    return {self.cx(cond, _Env())}"
+
     def compile_action_label(self, info: ActionInfo) -> str:
         aid = self.action_ids[info.name]
         lines = [f"def label_{aid}(st, me, args):", "    Z = st.z; V = st.v; P = st.p"]
@@ -728,12 +812,19 @@ class Compiler:
 
     # --- expressions --------------------------------------------------------------------------
     def cx_iter(self, e: ast.Expr, env: _Env) -> str:
-        """Code for iterating over a zone (its contents) or a list."""
+        """Code for iterating over a zone (its contents), a grid (every cell's) or a list."""
         t = self.ck.types.get(e)
         code = self.cx(e, env)
         if t is not None and t.kind == "zone":
             return f"Z[{code}]"
+        if t is not None and t.kind == "grid":
+            rows, cols = self.grid_size[t.name]
+            return f"grid_items(Z, {code}, {rows * cols})"
         return code
+
+    def grid_of(self, e: ast.Expr) -> tuple[int, int]:
+        t = self.ck.types.get(e)
+        return self.grid_size[t.name] if t is not None and t.kind == "grid" else (1, 1)
 
     def cx_text(self, s: ast.StrLit, env: _Env) -> str:
         pieces = []
@@ -822,6 +913,9 @@ class Compiler:
                 for en in least:
                     if value >= en.key:
                         return self.cx(en.value, env)
+                if not other:
+                    raise RulesError([Diagnostic(e.pos, f"this table has no entry for {value}",
+                                                 "add that key, a 'k+' key or 'else'")], self.ck.sources)
                 return out
             chain = ""
             for en in exact:
@@ -854,7 +948,9 @@ class Compiler:
         if kind == "var_p":
             return f"V[{self.var_base[e.func]} + {self.cx(args[0], env)}]"
         if kind == "zone_p":
-            return f"({self.zone_base[e.func]} + {self.cx(args[0], env)})"
+            rows, cols = self.grid_size.get(e.func, (1, 1))
+            scale = f" * {rows * cols}" if rows * cols != 1 else ""
+            return f"({self.zone_base[e.func]} + {self.cx(args[0], env)}{scale})"
         if kind == "def":
             d = self.m.defs[e.func]
             codes = [self.cx(a, env) for a in args]
@@ -887,6 +983,25 @@ class Compiler:
                 return f"index_in_zone(st, {a[0]})"
             if f == "zone_of":
                 return f"st.w[{a[0]}]"
+            kind0 = self.ck.types.get(args[0])
+            kind0 = kind0.kind if kind0 is not None else "any"
+            where = f"st.w[{a[0]}]" if kind0 == "comp" else a[0]
+            if f == "cell":
+                rows, cols = self.grid_of(args[0])
+                return f"cell_at({a[0]}, {a[1]}, {a[2]}, {rows}, {cols})"
+            if f == "cells":
+                rows, cols = self.grid_of(args[0])
+                return f"range({a[0]}, {a[0]} + {rows * cols})"
+            if f == "row":
+                return f"ROW[{where}]"
+            if f == "column":
+                return f"COL[{where}]"
+            if f == "adjacent":
+                return f"ADJ[{where}]"
+            if f == "top_of":
+                return f"_last(Z[{a[0]}])"
+            if f == "owner":
+                return f"OWNER[{a[0]}]" if kind0 == "comp" else f"ZOWNER[{a[0]}]"
         raise AssertionError(e)  # pragma: no cover
 
     def cx_gen(self, e: ast.GenCall, env: _Env) -> str:
@@ -894,12 +1009,24 @@ class Compiler:
         var = f"g_{e.var}_{next(self.fresh)}"
         inner.names[e.var] = var
         src = self.cx_iter(e.source, env)
-        item = self.cx(e.item, inner)
         cond = f" if {self.cx(e.cond, inner)}" if e.cond is not None else ""
-        gen = f"{item} for {var} in {src}{cond}"
+        loops = f"for {var} in {src}{cond}"
+        for more_var, more_src, more_cond in e.more:
+            code = self.cx_iter(more_src, inner)
+            inner = inner.child()
+            name = f"g_{more_var}_{next(self.fresh)}"
+            inner.names[more_var] = name
+            loops += f" for {name} in {code}"
+            if more_cond is not None:
+                loops += f" if {self.cx(more_cond, inner)}"
+        item = self.cx(e.item, inner)
+        gen = f"{item} {loops}"
         f = e.func
         if f == "count":
-            return f"len([0 for {var} in {src}{cond}])"
+            return f"len([0 {loops}])"
+        if f == "groups":
+            where = "st.w" if self.ck.types.get(e.item, None) and self.ck.types[e.item].kind == "comp" else "None"
+            return f"groups([{gen}], {where}, ADJ)"
         if f == "sum":
             return f"sum({gen})"
         if f in ("min", "max"):
@@ -919,8 +1046,12 @@ class Compiler:
         if f in ("argmax", "argmin"):
             key = self.cx(e.key, inner)
             fn = "max" if f == "argmax" else "min"
-            items = f"[{var} for {var} in {src}{cond}]" if cond else src
-            return f"{fn}({items}, key=lambda {var}: {key}, default=None)"
+            if not e.more and item == var:
+                items = f"[{var} {loops}]" if cond else src
+                return f"{fn}({items}, key=lambda {var}: {key}, default=None)"
+            # the first item with the best key: (key, position) pairs decide, the item is kept
+            pairs = f"[(({key}), {item}) {loops}]"
+            return f"arg_best({pairs}, {fn == 'max'})"
         raise AssertionError(f)  # pragma: no cover
 
 
@@ -975,6 +1106,11 @@ def _placement(cond: str, variables: list[str]) -> tuple[int, tuple[int, str] | 
     code = " or ".join(f"({pyast.unparse(x)})" for x in prefix)
     rest = " or ".join(f"({pyast.unparse(x)})" for x in parts[len(prefix):])
     return depth, (hdepth, code), rest
+
+
+def _reads_state(code: str) -> bool:
+    """Whether generated code reads the game state (rather than only its arguments)."""
+    return bool(re.search(r"\b(?:Z|V|P)\[|\bst\.", code))
 
 
 def _count_names(e: ast.Expr) -> dict[str, int]:

@@ -30,12 +30,13 @@ def player_name(p: int | None) -> str:
 class Game:
     """One game in progress. Create it with `Rules.new_game`; everything else is here."""
 
-    __slots__ = ("program", "state", "seed", "_legal", "_labels")
+    __slots__ = ("program", "state", "seed", "_legal", "_labels", "_placed")
 
     def __init__(self, program: Program, seed: int, state: State | None = None):
         self.program = program
         self.seed = seed
         self._labels: list[str] | None = None
+        self._placed: set[int] = set()  # components placed by `put`, for building positions
         if state is None:
             self.state = self._initial_state(seed)
             self._legal: list[Action] = []
@@ -189,12 +190,17 @@ class Game:
         st = self.state
         aid, args = action
         me = st.chooser
-        st.log.append(("act", me, aid, args))
+        prog = self.program
+        if prog.state_labels[aid]:  # a label that reads the state is rendered now, for the log
+            public = prog.public_label_funcs[aid]
+            st.log.append(("act", me, aid, args, prog.label_funcs[aid](st, me, args),
+                           public(st, me, args) if public is not None else None))
+        else:
+            st.log.append(("act", me, aid, args))
         st.steps += 1
         if not aid:
             self._advance(st.pc)
             return
-        prog = self.program
         me_slot, param_slots, entry, limits = prog.calls[aid]
         if limits:
             for _times, scope in limits:
@@ -246,6 +252,7 @@ class Game:
         g.state = self.state.clone()
         g._legal = self._legal
         g._labels = self._labels
+        g._placed = set()
         return g
 
     # --- scores ----------------------------------------------------------------------
@@ -286,12 +293,13 @@ class Game:
 
     # --- views -------------------------------------------------------------------------
     def zone_visible_to(self, zi: int, player: int | None) -> bool:
+        """The zone's visibility, widened by any `visible ... (in row r) (if cond)` that holds."""
         info = self.program.zones[zi]
-        if info.visibility == "everyone":
+        if _grants(info.visibility, info.owner, player):
             return True
-        if info.visibility == "owner":
-            return player is not None and info.owner == player
-        return False
+        conds = self.program.vis_funcs
+        return any(_grants(vis, info.owner, player) and (cond is None or conds[cond](self.state))
+                   for vis, cond in info.rules)
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What `player` may see (None: a spectator). Hidden zones show only their size."""
@@ -300,7 +308,7 @@ class Game:
         labels = prog.comp_label
         zones: dict[str, Any] = {}
         for zi, info in enumerate(prog.zones):
-            key = info.name if info.owner is None else f"{info.name}({player_name(info.owner)})"
+            key = info.key
             if self.zone_visible_to(zi, player):
                 zones[key] = [labels[c] for c in st.z[zi]]
             else:
@@ -330,21 +338,32 @@ class Game:
         return view
 
     def _zone_key(self, zi: int) -> str:
-        info = self.program.zones[zi]
-        return info.name if info.owner is None else f"{info.name}({player_name(info.owner)})"
+        return self.program.zones[zi].key
 
     # --- building positions by hand --------------------------------------------------------
-    def zone_index(self, name: str, owner: int | None = None) -> int:
-        """The index of zone `name` (of seat `owner` for a per-player zone)."""
+    def zone_index(self, name: str, owner: int | None = None, row: int | None = None,
+                   column: int | None = None) -> int:
+        """The index of zone `name` (of seat `owner` for a per-player zone; a grid's cell
+        by 1-based `row` and `column`)."""
         prog = self.program
         if name not in prog.zone_base:
             raise GameError(f"no zone named '{name}'; zones: {', '.join(prog.zone_base)}")
-        per_player = prog.zones[prog.zone_base[name]].owner is not None
+        first = prog.zones[prog.zone_base[name]]
+        per_player = first.owner is not None
         if per_player != (owner is not None):
             raise GameError(f"zone '{name}' is {'per player: give an owner' if per_player else 'shared: no owner'}")
         if owner is not None and not 0 <= owner < self.players:
             raise GameError(f"no seat {owner} in a {self.players}-player game")
-        return prog.zone_base[name] + (owner or 0)
+        is_grid = first.row is not None
+        if is_grid != (row is not None and column is not None):
+            raise GameError(f"zone '{name}' is {'a grid: give a row and a column' if is_grid else 'not a grid'}")
+        for zi in range(prog.zone_base[name], len(prog.zones)):
+            info = prog.zones[zi]
+            if info.name != name:
+                break
+            if info.owner == owner and info.row == row and info.column == column:
+                return zi
+        raise GameError(f"grid '{name}' has no cell at row {row}, column {column}")
 
     def find(self, label: str) -> list[int]:
         """Ids of the components with this label, in id order."""
@@ -356,15 +375,18 @@ class Game:
             raise GameError(f"no component labelled '{label}'" + (f" (#{index + 1})" if index else ""))
         return found[index]
 
-    def put(self, component: int | str, zone: str, owner: int | None = None, bottom: bool = False) -> int:
+    def put(self, component: int | str, zone: str, owner: int | None = None, bottom: bool = False,
+            row: int | None = None, column: int | None = None) -> int:
         """Move a component (id or label; a label takes the first such component not already
-        in the target zone) to a zone, on top unless `bottom`. Returns the component's id."""
-        zi = self.zone_index(zone, owner)
+        in the target zone) to a zone or a grid's cell, on top unless `bottom`. Returns its id."""
+        zi = self.zone_index(zone, owner, row, column)
         if isinstance(component, str):
-            candidates = [c for c in self.find(component) if self.state.w[c] != zi]
+            # never take back a component placed by an earlier put: positions are built piece by piece
+            candidates = [c for c in self.find(component) if self.state.w[c] != zi and c not in self._placed]
             if not candidates:
-                raise GameError(f"no component labelled '{component}' outside {zone}")
+                raise GameError(f"no component labelled '{component}' left to place in {zone}")
             component = candidates[0]
+        self._placed.add(component)
         runtime.move(self.state, component, zi, bottom)
         self._refresh_legal()
         return component
@@ -416,15 +438,22 @@ class Game:
             raise GameError(f"cannot evaluate {text!r}: {type(err).__name__}: {err}") from None
 
     # --- the log -------------------------------------------------------------------------
-    def log_lines(self, start: int = 0) -> list[str]:
-        """The event log as readable lines."""
+    def log_lines(self, start: int = 0, viewer: int | None = None) -> list[str]:
+        """The event log as readable lines; for a `viewer`, secret actions of the others
+        show only their public label."""
         prog = self.program
         out = []
         for entry in self.state.log[start:]:
             kind = entry[0]
             if kind == "act":
-                _, me, aid, args = entry
-                text = prog.label_funcs[aid](self.state, me, args)
+                me, aid, args = entry[1:4]
+                secret = viewer is not None and viewer != me and prog.public_label_funcs[aid] is not None
+                if len(entry) > 4:  # rendered when it was played
+                    text = entry[5] if secret else entry[4]
+                elif secret:
+                    text = prog.public_label_funcs[aid](self.state, me, args)
+                else:
+                    text = prog.label_funcs[aid](self.state, me, args)
                 out.append(f"{player_name(me)}: {text}")
             elif kind == "say":
                 out.append(render_template(prog, entry[1], entry[2]))
@@ -437,7 +466,7 @@ class Game:
         return out
 
     def action_history(self) -> list[tuple[int, int, tuple]]:
-        return [(e[1], e[2], e[3]) for e in self.state.log if e[0] == "act"]
+        return [(e[1], e[2], e[3]) for e in self.state.log if e[0] == "act"]  # (player, action, args)
 
     # --- saving ----------------------------------------------------------------------------
     def digest(self) -> str:
@@ -462,6 +491,12 @@ class Game:
             "options": dict(zip(self.program.option_names, self.program.option_values)),
             "state": self._state_json(),
         }
+
+
+def _grants(visibility: str, owner: int | None, player: int | None) -> bool:
+    if visibility == "everyone":
+        return True
+    return visibility == "owner" and player is not None and owner == player
 
 
 def render_template(prog: Program, tid: int, values: tuple) -> str:

@@ -43,7 +43,7 @@ def list_of(t: Type) -> Type:
 
 def element_of(t: Type) -> Type | None:
     """What iterating over a value of type t yields (None if not iterable)."""
-    if t.kind == "zone":
+    if t.kind in ("zone", "grid"):
         return COMP
     if t.kind == "list":
         return t.element

@@ -195,16 +195,26 @@ class _Builder(Transformer):
         if per:
             rest.pop(0)
         shape = str(rest.pop(0))
-        vis, size = "everyone", None
+        vis, size, rules = "everyone", None, []
         for opt in rest:
             if opt[0] == "visible":
-                vis = opt[1]
+                if opt[2] is None and opt[3] is None:
+                    vis = opt[1]
+                else:
+                    rules.append(opt[1:])
             else:
                 size = opt[1]
-        return ast.ZoneDecl(self.pos(meta), name, per, shape, vis, size)
+        return ast.ZoneDecl(self.pos(meta), name, per, shape, vis, size, tuple(rules))
 
     def visible_option(self, c):
-        return ("visible", str(c[0].children[0]) if isinstance(c[0], Tree) else str(c[0]))
+        vis = str(c[0].children[0]) if isinstance(c[0], Tree) else str(c[0])
+        return ("visible", vis, c[1], c[2])
+
+    def vis_row(self, c):
+        return int(c[0])
+
+    def vis_cond(self, c):
+        return c[0]
 
     def visibility(self, c):
         return str(c[0])
@@ -241,6 +251,7 @@ class _Builder(Transformer):
     def action_decl(self, meta, c):
         name = str(c[0])
         params, label, limits, body = [], None, [], c[-1]
+        secret, public = False, None
         for x in c[1:-1]:
             if isinstance(x, ast.ActionParam):
                 params.append(x)
@@ -248,7 +259,12 @@ class _Builder(Transformer):
                 label = self.string(x)
             elif isinstance(x, ast.Limit):
                 limits.append(x)
-        return ast.ActionDecl(self.pos(meta), name, tuple(params), label, tuple(limits), body)
+            elif isinstance(x, tuple) and x and x[0] == "secret":
+                secret, public = True, x[1]
+        return ast.ActionDecl(self.pos(meta), name, tuple(params), label, tuple(limits), body, secret, public)
+
+    def secret(self, c):
+        return ("secret", self.string(c[0]) if c else None)
 
     @v_args(meta=True)
     def action_param(self, meta, c):
@@ -462,8 +478,12 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def gen_call(self, meta, c):
-        func, item, var, source, cond, key = c
-        return ast.GenCall(self.pos(meta), str(func), item, str(var), source, cond, key)
+        func, item, var, source, cond = c[:5]
+        more, key = tuple(c[5:-1]), c[-1]
+        return ast.GenCall(self.pos(meta), str(func), item, str(var), source, cond, key, more)
+
+    def gen_clause(self, c):
+        return (str(c[0]), c[1], c[2])
 
     def gen_filter(self, c):
         return c[0]

@@ -175,3 +175,52 @@ def first(seq):
 def show(value) -> str:
     """A value as people read it: `none` rather than Python's None."""
     return "none" if value is None else str(value)
+
+
+# --- grids -------------------------------------------------------------------------------
+
+
+def grid_items(zones: list, first: int, cells: int) -> list[int]:
+    """Every component on a grid, cell by cell (row by row), each stack bottom first."""
+    return [c for zi in range(first, first + cells) for c in zones[zi]]
+
+
+def cell_at(first: int, row: int, column: int, rows: int, columns: int):
+    """The zone index of a grid's cell (1-based row and column), none outside the grid."""
+    if 1 <= row <= rows and 1 <= column <= columns:
+        return first + (row - 1) * columns + (column - 1)
+    return None
+
+
+def groups(items: list, where, adjacency: tuple) -> list[list]:
+    """Split cells (or components, placed by `where`) into orthogonally connected groups."""
+    import networkx as nx
+
+    cell_of = (lambda x: x) if where is None else where.__getitem__
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(items)))
+    by_cell: dict[int, list[int]] = {}
+    for i, x in enumerate(items):
+        by_cell.setdefault(cell_of(x), []).append(i)
+    for i, x in enumerate(items):
+        here = cell_of(x)
+        for j in by_cell[here]:
+            if j != i:
+                graph.add_edge(i, j)
+        for near in adjacency[here]:
+            for j in by_cell.get(near, ()):
+                graph.add_edge(i, j)
+    parts = [sorted(part) for part in nx.connected_components(graph)]
+    parts.sort(key=lambda part: part[0])
+    return [[items[i] for i in part] for part in parts]
+
+
+def arg_best(pairs: list, highest: bool):
+    """The item of the first (key, item) pair with the highest (or lowest) key; none if empty."""
+    if not pairs:
+        return None
+    best_key, best = pairs[0]
+    for key, item in pairs[1:]:
+        if (key > best_key) if highest else (key < best_key):
+            best_key, best = key, item
+    return best

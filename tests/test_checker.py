@@ -41,6 +41,7 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "unknown_type.rules": (4, 12, "unknown type 'integer'", "did you mean 'int'?"),
     "variant_replace_missing.rules": (3, 1, "cannot replace 'stride': the base has none", None),
     "variant_redeclare.rules": (3, 1, "'step' is already declared by the base", "write 'replace'"),
+    "score_into_flag.rules": (7, 3, "'score ... into' needs a per-player int var; 'blessed' is not one", None),
 }
 
 # Valid files kept beside the broken ones (the base of the variant cases).

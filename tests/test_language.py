@@ -284,6 +284,11 @@ def test_end_game_statement_stops_at_once() -> None:
         game.apply("work")
 
 
+def test_a_loop_that_never_ends_is_an_error_not_a_hang() -> None:
+    with pytest.raises(GameError, match=r"endless.rules:8:3: runtime error: .*never ends"):
+        rules("endless").new_game(1)
+
+
 # --- scoring modifiers and ranking ------------------------------------------------------------
 
 MODIFIER_OPENING = [(0, "gain 3"), (1, "gain 1"), (2, "gain 3"),
