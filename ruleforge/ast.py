@@ -341,6 +341,7 @@ class KindDecl(Decl):
     name: str
     attrs: tuple
     label: StrLit | None
+    counts_as: tuple = ()  # names of enum-valued attributes / properties: what `is` tests
 
 
 @attrs.frozen(eq=False)
@@ -455,6 +456,20 @@ class ScoreItem:
     mode: str  # "points" | "double" | "zero" | "multiply"
     value: Expr | None
     cond: Expr | None
+
+
+@attrs.frozen(eq=False)
+class BestChoice:
+    """`best c.prop in options for c in source if cond`: a choice the engine makes for the
+    player at scoring time, trying every combination and keeping the best total."""
+
+    pos: Pos
+    var: str
+    prop: str
+    options: Expr
+    source: Expr
+    cond: Expr | None
+    source_var: str
 
 
 @attrs.frozen(eq=False)

@@ -33,7 +33,7 @@ AGGREGATES = {"count", "sum", "min", "max", "any", "every", "first", "last", "ar
 # Built-in functions with plain arguments: name -> (min args, max args).
 FUNCTIONS = {"next": (1, 1), "prev": (1, 1), "random": (1, 1), "abs": (1, 1), "index": (1, 1),
              "zone_of": (1, 1), "cell": (3, 3), "cells": (1, 1), "row": (1, 1), "column": (1, 1),
-             "adjacent": (1, 1), "top_of": (1, 1), "owner": (1, 1)}
+             "adjacent": (1, 1), "top_of": (1, 1), "owner": (1, 1), "counted_as": (1, 1)}
 CONSTANTS = {"true": FLAG, "false": FLAG, "player_count": INT, "none": NONE}
 ZONE_SHAPES = {"pile", "hand", "row", "grid"}
 DECLARATION_WORDS = {"game", "players", "extends", "option", "enum", "kind", "zone", "var", "def",
@@ -195,6 +195,24 @@ class Checker:
                 m.attr_types[a.name] = (t, a.mutable)
                 if a.default is not None:
                     self.expect(a.default, SETUP, t, f"the default of '{a.name}'")
+            enums = set()
+            for name, pos in info.decl.counts_as:
+                a = info.attrs.get(name) or info.props.get(name)
+                t = m.attr_types.get(name, (ANY, False))[0] if a is not None else None
+                if t is None:
+                    self.error(pos, f"kind '{info.decl.name}' has no attribute '{name}'",
+                               did_you_mean(name, list(info.attrs) + list(info.props)))
+                    continue
+                base = t.element if t.kind == "list" and t.element else t
+                if base.kind != "enum":
+                    self.error(pos, f"'counts as' names enum attributes; '{name}' is {t}")
+                elif t.kind == "list" and a.mutable:
+                    self.error(pos, f"'counts as' takes a list attribute but not a list property: '{name}'")
+                else:
+                    enums.add(base.name)
+            if len(enums) > 1:
+                self.error(info.decl.pos, f"'counts as' of kind '{info.decl.name}' mixes enums: "
+                           f"{', '.join(sorted(enums))}")
             if info.decl.label is not None:
                 scope = Scope(locals={n: m.attr_types[n][0] for n in list(info.attrs) + list(info.props)},
                               pure=True)
@@ -323,6 +341,9 @@ class Checker:
         scope = Scope(locals={s.player: PLAYER}, pure=True)
         labels = set()
         for item in s.items:
+            if isinstance(item, ast.BestChoice):
+                self.check_best(item, scope)
+                continue
             if item.label in labels:
                 self.error(item.pos, f"scoring item '{item.label}' appears twice in '{s.name}'")
             labels.add(item.label)
@@ -330,6 +351,35 @@ class Checker:
                 self.expect(item.value, scope, INT, "points")
             if item.cond is not None:
                 self.expect(item.cond, scope, FLAG, "a condition")
+
+    def check_best(self, b: ast.BestChoice, scope: Scope) -> None:
+        src = self.expr(b.source, scope)
+        el = element_of(src)
+        if el is None or el.kind not in ("comp", "any"):
+            self.error(b.source.pos, f"'best' chooses for components; this gives {src}")
+        inner = scope.child()
+        inner.locals[b.source_var] = COMP if el is None else el
+        if b.var != b.source_var:
+            self.error(b.pos, f"'best {b.var}.{b.prop}' must name the loop's component '{b.source_var}'")
+        if b.cond is not None:
+            self.expect(b.cond, inner, FLAG, "a filter")
+        at = self.model.attr_types.get(b.prop)
+        if at is None or not at[1]:
+            self.error(b.pos, f"'{b.prop}' is not a changeable property", "declare it with 'var' in the kind")
+            return
+        opts = self.expr(b.options, inner)
+        oel = element_of(opts)
+        if oel is None or not compatible(at[0], oel):
+            self.error(b.options.pos, f"the options for '{b.prop}' must be a list of {at[0]}, not {opts}")
+
+    def counts_as_enum(self) -> Type:
+        """The enum that `is` and counted_as() test: the one every `counts as` uses."""
+        for info in self.model.kinds.values():
+            for name in info.decl.counts_as:
+                t = self.model.attr_types.get(name[0] if isinstance(name, tuple) else name)
+                if t is not None:
+                    return t[0].element if t[0].kind == "list" and t[0].element else t[0]
+        return ANY
 
     def check_phase_cycles(self) -> None:
         def calls(body, out):
@@ -581,7 +631,25 @@ class Checker:
             return FLAG
         if isinstance(e, ast.Compare):
             a = self.expr(e.left, scope)
-            b = self.expr(e.right, scope)
+            if e.op == "is" and isinstance(e.right, ast.Name) and e.right.ident in m.kinds:
+                b = ANY
+            else:
+                b = self.expr(e.right, scope)
+            if e.op == "is":
+                if not compatible(COMP, a):
+                    self.error(e.left.pos, f"'is' tests a component, not {a}")
+                if isinstance(e.right, ast.Name) and e.right.ident in m.kinds:
+                    self.types[e.right] = ANY
+                    self.res[e.right] = ("kind", e.right.ident)
+                    self.res[e] = ("kind_test", e.right.ident)
+                    return FLAG
+                want = self.counts_as_enum()
+                if want == ANY:
+                    self.error(e.pos, "'is' needs a kind name, or a kind that declares 'counts as'")
+                elif not compatible(want, b):
+                    self.error(e.right.pos, f"'is' tests what a component counts as ({want}), not {b}")
+                self.res[e] = ("counts_as", None)
+                return FLAG
             if e.op == "in":
                 el = element_of(b)
                 if el is None:
@@ -660,6 +728,9 @@ class Checker:
         if n in m.members:
             self.res[e] = ("enum", n)
             return Type("enum", m.members[n])
+        if n in m.kinds:
+            self.error(e.pos, f"'{n}' is a kind, not a value", f"test a component's kind with 'x is {n}'")
+            return ANY
         candidates = set(scope.locals) | set(CONSTANTS) | m.all_names()
         self.error(e.pos, f"unknown name '{n}'", did_you_mean(n, candidates))
         return ANY
@@ -766,6 +837,9 @@ class Checker:
         if f == "owner":
             need(0, ("zone", "comp", "grid"), "a component or a zone")
             return PLAYER
+        if f == "counted_as":
+            need(0, ("comp",), "a component")
+            return list_of(self.counts_as_enum())
         return ANY  # pragma: no cover - every built-in is handled above
 
     def gen_call(self, e: ast.GenCall, scope: Scope) -> Type:

@@ -177,8 +177,9 @@ class Compiler:
         self.items: list[tuple[str, str]] = []
         self.scoring_index: dict[str, tuple[int, int]] = {}
         for s in m.scorings.values():
-            self.scoring_index[s.name] = (len(self.items), len(s.items))
-            self.items.extend((s.name, item.label) for item in s.items)
+            points = [item for item in s.items if isinstance(item, ast.ScoreItem)]
+            self.scoring_index[s.name] = (len(self.items), len(points))
+            self.items.extend((s.name, item.label) for item in points)
         self.option_names = list(m.options)
         self.option_index = {o: i for i, o in enumerate(self.option_names)}
         self._setup_state = _SetupState([])
@@ -243,8 +244,11 @@ class Compiler:
             "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
             "index_in_zone": runtime.index_in_zone, "show": runtime.show,
             "_last": runtime.last, "_first": runtime.first,
+            "counts_as_value": runtime.counts_as_value, "counted_as": runtime.counted_as,
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
-            "arg_best": runtime.arg_best,
+            "arg_best": runtime.arg_best, "product": itertools.product,
+            "KIND": tuple(getattr(self, "comp_kind", ())),
+            "CS": self.counts_static(), "CP": self.counts_props(),
             "ROW": tuple(z.row for z in getattr(self, "zones", ())),
             "COL": tuple(z.column for z in getattr(self, "zones", ())),
             "ADJ": self.adjacency(),
@@ -256,6 +260,26 @@ class Compiler:
         for attr_name in self.m.attr_types:
             ns[f"A_{attr_name}"] = [a.get(attr_name) for a in getattr(self, "comp_attrs", [])]
         return ns
+
+    def counts_static(self) -> tuple:
+        """Per component: the values its kind's `counts as` attributes hold (lists flattened)."""
+        out = []
+        for kind, values in zip(getattr(self, "comp_kind", ()), getattr(self, "comp_attrs", ())):
+            found: list = []
+            for name, _pos in self.m.kinds[kind].decl.counts_as:
+                if name in values:
+                    v = values[name]
+                    for x in (v if isinstance(v, (list, tuple, range)) else [v]):
+                        if x is not None and x not in found:
+                            found.append(x)
+            out.append(tuple(found))
+        return tuple(out)
+
+    def counts_props(self) -> tuple:
+        """Per component: the indexes of the changeable properties its kind counts as."""
+        index = {name: i for i, name in enumerate(getattr(self, "props", ()))}
+        return tuple(tuple(index[name] for name, _pos in self.m.kinds[kind].decl.counts_as if name in index)
+                     for kind in getattr(self, "comp_kind", ()))
 
     def adjacency(self) -> tuple:
         """For each zone index: the orthogonally adjacent cells of the same grid instance."""
@@ -777,26 +801,69 @@ class Compiler:
 
     def compile_scoring(self, s: ast.ScoringDecl) -> str:
         env = _Env({s.player: "p"})
+        count = sum(1 for item in s.items if isinstance(item, ast.ScoreItem))
         lines = [f"def score_{s.name}(st, p):", "    Z = st.z; V = st.v; P = st.p",
-                 f"    out = [0] * {len(s.items)}", "    t = 0"]
-        for i, item in enumerate(s.items):
-            cond = self.cx(item.cond, env) if item.cond is not None else "True"
-            tag = f"  # @{item.pos.line}:{item.pos.column}"
-            if item.mode == "points":
-                lines.append(f"    x = {self.cx(item.value, env)}{tag}")
-                lines.append(f"    out[{i}] = x; t += x")
-            elif item.mode == "double":
-                lines.append(f"    if {cond}:{tag}")
-                lines.append(f"        out[{i}] = t; t += t")
-            elif item.mode == "zero":
-                lines.append(f"    if {cond}:{tag}")
-                lines.append(f"        out[{i}] = -t; t = 0")
-            else:
-                lines.append(f"    if {cond}:{tag}")
-                lines.append(f"        x = t * ({self.cx(item.value, env)}) - t")
-                lines.append(f"        out[{i}] = x; t += x")
+                 f"    out = [0] * {count}", "    t = 0"]
+        self.emit_score_items(list(s.items), 0, env, lines, 1)
         lines.append("    return out, t")
         return "\n".join(lines)
+
+    def emit_score_items(self, items: list, index: int, env: _Env, lines: list[str], depth: int) -> None:
+        """Items in order; a `best` choice wraps the items after it in a search over its options."""
+        pad = "    " * depth
+        for pos, item in enumerate(items):
+            tag = f"  # @{item.pos.line}:{item.pos.column}"
+            if isinstance(item, ast.BestChoice):
+                self.emit_best(item, items[pos + 1:], index, env, lines, depth)
+                return
+            cond = self.cx(item.cond, env) if item.cond is not None else "True"
+            i = index
+            index += 1
+            if item.mode == "points":
+                lines.append(f"{pad}x = {self.cx(item.value, env)}{tag}")
+                lines.append(f"{pad}out[{i}] = x; t += x")
+            elif item.mode == "double":
+                lines.append(f"{pad}if {cond}:{tag}")
+                lines.append(f"{pad}    out[{i}] = t; t += t")
+            elif item.mode == "zero":
+                lines.append(f"{pad}if {cond}:{tag}")
+                lines.append(f"{pad}    out[{i}] = -t; t = 0")
+            else:
+                lines.append(f"{pad}if {cond}:{tag}")
+                lines.append(f"{pad}    x = t * ({self.cx(item.value, env)}) - t")
+                lines.append(f"{pad}    out[{i}] = x; t += x")
+
+    def emit_best(self, b: ast.BestChoice, rest: list, index: int, env: _Env, lines: list[str],
+                  depth: int) -> None:
+        """Try every combination of the chosen property's options; keep the best total.
+
+        The first combination wins ties. Properties are restored afterwards: scoring
+        never changes the state.
+        """
+        pad = "    " * depth
+        k = next(self.fresh)
+        inner = env.child()
+        var = f"g_{b.source_var}_{k}"
+        inner.names[b.source_var] = var
+        prop = self.prop_index[b.prop]
+        cond = f" if {self.cx(b.cond, inner)}" if b.cond is not None else ""
+        lines.append(f"{pad}sel{k} = [{var} for {var} in {self.cx_iter(b.source, env)}{cond}]"
+                     f"  # @{b.pos.line}:{b.pos.column}")
+        lines.append(f"{pad}opts{k} = [list({self.cx_iter(b.options, inner)}) or [P[{prop}][{var}]] "
+                     f"for {var} in sel{k}]")
+        lines.append(f"{pad}saved{k} = [P[{prop}][{var}] for {var} in sel{k}]")
+        lines.append(f"{pad}base{k} = (list(out), t)")
+        lines.append(f"{pad}best{k} = None")
+        lines.append(f"{pad}for combo{k} in product(*opts{k}):")
+        lines.append(f"{pad}    for {var}, v{k} in zip(sel{k}, combo{k}):")
+        lines.append(f"{pad}        P[{prop}][{var}] = v{k}")
+        lines.append(f"{pad}    out = list(base{k}[0]); t = base{k}[1]")
+        self.emit_score_items(rest, index, env, lines, depth + 1)
+        lines.append(f"{pad}    if best{k} is None or t > best{k}[1]:")
+        lines.append(f"{pad}        best{k} = (out, t)")
+        lines.append(f"{pad}for {var}, v{k} in zip(sel{k}, saved{k}):")
+        lines.append(f"{pad}    P[{prop}][{var}] = v{k}")
+        lines.append(f"{pad}out, t = best{k}")
 
     def compile_ranking(self) -> str:
         r = self.m.ranking
@@ -930,6 +997,12 @@ class Compiler:
         if isinstance(e, ast.Not):
             return f"(not {self.cx(e.operand, env)})"
         if isinstance(e, ast.Compare):
+            if e.op == "is":
+                res = self.ck.res.get(e)
+                x = self.cx(e.left, env)
+                if res and res[0] == "kind_test":
+                    return f"(KIND[{x}] == {res[1]!r})"
+                return f"counts_as_value(P, {x}, {self.cx(e.right, env)}, CS, CP)"
             if e.op == "in":
                 return f"({self.cx(e.left, env)} in {self.cx_iter(e.right, env)})"
             return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
@@ -1000,6 +1073,8 @@ class Compiler:
                 return f"ADJ[{where}]"
             if f == "top_of":
                 return f"_last(Z[{a[0]}])"
+            if f == "counted_as":
+                return f"counted_as(P, {a[0]}, CS, CP)"
             if f == "owner":
                 return f"OWNER[{a[0]}]" if kind0 == "comp" else f"ZOWNER[{a[0]}]"
         raise AssertionError(e)  # pragma: no cover

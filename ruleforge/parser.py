@@ -122,13 +122,18 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def kind_decl(self, meta, c):
-        attrs_, label = [], None
+        attrs_, label, counts = [], None, ()
         for m in c[1:]:
             if isinstance(m, ast.StrLit):
                 label = m
+            elif isinstance(m, tuple) and m and m[0] == "counts":
+                counts = counts + m[1]
             else:
                 attrs_.append(m)
-        return ast.KindDecl(self.pos(meta), str(c[0]), tuple(attrs_), label)
+        return ast.KindDecl(self.pos(meta), str(c[0]), tuple(attrs_), label, counts)
+
+    def counts_as_decl(self, c):
+        return ("counts", tuple(c[0]))
 
     @v_args(meta=True)
     def attr_decl(self, meta, c):
@@ -321,6 +326,11 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def multiply_item(self, meta, c):
         return ast.ScoreItem(self.pos(meta), _unquote(str(c[0])), "multiply", c[1], c[2])
+
+    @v_args(meta=True)
+    def best_item(self, meta, c):
+        var, prop, options, source_var, source, cond = c
+        return ast.BestChoice(self.pos(meta), str(var), str(prop), options, source, cond, str(source_var))
 
     @v_args(meta=True)
     def ranking_decl(self, meta, c):

@@ -224,3 +224,30 @@ def arg_best(pairs: list, highest: bool):
         if (key > best_key) if highest else (key < best_key):
             best_key, best = key, item
     return best
+
+
+# --- what a component counts as ---------------------------------------------------------
+
+
+def counts_as_value(props: list, c, value, static: tuple, prop_index: tuple) -> bool:
+    """`c is value`: one of the attributes or properties its kind `counts as` holds value."""
+    if c is None:
+        return False
+    if value in static[c]:
+        return True
+    for k in prop_index[c]:
+        if props[k][c] == value:
+            return True
+    return False
+
+
+def counted_as(props: list, c, static: tuple, prop_index: tuple) -> list:
+    """Every value a component counts as, without repeats, attributes first."""
+    if c is None:
+        return []
+    out = list(static[c])
+    for k in prop_index[c]:
+        v = props[k][c]
+        if v is not None and v not in out:
+            out.append(v)
+    return out
