@@ -50,6 +50,7 @@ class ActionInfo:
     param_slots: list = attrs.Factory(list)
     entry: int = -1
     limits: list = attrs.Factory(list)  # [(times, scope)]
+    slot_end: int = -1
 
 
 @attrs.define
@@ -244,7 +245,7 @@ class Compiler:
             "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
             "index_in_zone": runtime.index_in_zone, "show": runtime.show,
             "_last": runtime.last, "_first": runtime.first,
-            "counts_as_value": runtime.counts_as_value, "counted_as": runtime.counted_as,
+            "pop_frame": runtime.pop_frame, "counts_as_value": runtime.counts_as_value, "counted_as": runtime.counted_as,
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
             "arg_best": runtime.arg_best, "product": itertools.product,
             "KIND": tuple(getattr(self, "comp_kind", ())),
@@ -395,7 +396,7 @@ class Compiler:
             log_templates=self.log_templates, var_init=var_init, prop_init=prop_init,
             n_locals=self.n_locals, rank_func=ns["rank_key"], line_map=self.line_map,
             option_names=self.option_names, option_values=self.option_values, compiler=self,
-            calls=[(a.me_slot, tuple(a.param_slots), a.entry, tuple(a.limits)) for a in self.actions],
+            calls=[(a.me_slot, tuple(a.param_slots), a.entry, tuple(a.limits), a.slot_end) for a in self.actions],
             direct=[ns.get(f"act_{i}") for i in range(len(self.actions))],
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
             state_labels=[_reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
@@ -703,8 +704,9 @@ class Compiler:
         info.entry = self.new_block()
         effects = [s for s in d.body if not isinstance(s, ast.Require)]
         end = self.compile_body(effects, env, info.entry)
+        info.slot_end = self.n_locals  # [me_slot, slot_end): saved across a nested call of itself
         self.start(end)
-        self.emit("return st.stack.pop()")
+        self.emit("return pop_frame(st)")
         if not _suspends(effects, self.m, self.memo):
             self.direct_src.append(self.compile_direct(info, effects))
 

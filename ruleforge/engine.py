@@ -201,7 +201,7 @@ class Game:
         if not aid:
             self._advance(st.pc)
             return
-        me_slot, param_slots, entry, limits = prog.calls[aid]
+        me_slot, param_slots, entry, limits, slot_end = prog.calls[aid]
         if limits:
             for _times, scope in limits:
                 key = (aid, st.turn if scope == "turn" else -1 - me)
@@ -215,10 +215,11 @@ class Game:
                 pc = direct(st, me, *args)
             else:
                 L = st.l
+                # a frame keeps this action's locals, so it may run again inside itself
+                st.stack.append((st.pc, me_slot, L[me_slot:slot_end]))
                 L[me_slot] = me
                 for slot, value in zip(param_slots, args):
                     L[slot] = value
-                st.stack.append(st.pc)
                 pc = entry
             for _ in range(MAX_BLOCKS_WITHOUT_DECISION):
                 pc = blocks[pc](st)
@@ -478,7 +479,7 @@ class Game:
         st = self.state
         return {
             "z": st.z, "v": [_plain(x) for x in st.v], "p": st.p, "l": [_plain(x) for x in st.l], "b": st.b,
-            "pc": st.pc, "stack": st.stack, "rng": st.rng, "turn": st.turn,
+            "pc": st.pc, "stack": [_plain(list(f)) for f in st.stack], "rng": st.rng, "turn": st.turn,
             "used": [[k[0], k[1], v] for k, v in sorted(st.used.items())],
             "seen": st.seen, "log": [_plain(list(e)) for e in st.log], "chooser": st.chooser,
             "options": list(st.options), "over": st.over, "opt": st.opt, "steps": st.steps,

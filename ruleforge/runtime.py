@@ -251,3 +251,10 @@ def counted_as(props: list, c, static: tuple, prop_index: tuple) -> list:
         if v is not None and v not in out:
             out.append(v)
     return out
+
+
+def pop_frame(st: State) -> int:
+    """Return from an action: restore the locals it saved and go back where it was chosen."""
+    pc, start, values = st.stack.pop()
+    st.l[start:start + len(values)] = values
+    return pc

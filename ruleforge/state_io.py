@@ -78,9 +78,13 @@ def state_from_json(prog: Program, data: Any) -> State:
     st.l = [tuple(x) if isinstance(x, list) else x for x in locs]
     st.b = _int_list(data, "b", prog.players * len(prog.items))
     st.pc = _int(data, "pc", 0, len(prog.blocks))
-    st.stack = _int_list(data, "stack")
-    if any(not 0 <= x < len(prog.blocks) for x in st.stack):
-        raise _fail("stack", "holds a position outside the program")
+    stack = data.get("stack")
+    if not isinstance(stack, list) or not all(
+            isinstance(f, list) and len(f) == 3 and isinstance(f[0], int) and isinstance(f[1], int)
+            and isinstance(f[2], list) and 0 <= f[0] < len(prog.blocks)
+            and 0 <= f[1] and f[1] + len(f[2]) <= prog.n_locals for f in stack):
+        raise _fail("stack", "must be a list of [return position, first local, [locals]] frames")
+    st.stack = [(f[0], f[1], [tuple(x) if isinstance(x, list) else x for x in f[2]]) for f in stack]
     st.rng = _int(data, "rng", 0, 1 << 64)
     st.turn = _int(data, "turn", 0)
     used = data.get("used", [])
