@@ -396,7 +396,8 @@ class Compiler:
             log_templates=self.log_templates, var_init=var_init, prop_init=prop_init,
             n_locals=self.n_locals, rank_func=ns["rank_key"], line_map=self.line_map,
             option_names=self.option_names, option_values=self.option_values, compiler=self,
-            calls=[(a.me_slot, tuple(a.param_slots), a.entry, tuple(a.limits), a.slot_end) for a in self.actions],
+            calls=[(a.me_slot, tuple(a.param_slots), a.entry, tuple(a.limits), a.slot_end)
+                   for a in self.actions],
             direct=[ns.get(f"act_{i}") for i in range(len(self.actions))],
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
             state_labels=[_reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
