@@ -443,10 +443,11 @@ class TriggerDecl(Decl):
     event: str  # "enter" | "leave"
     zone: str
     body: tuple
+    other: str | None = None  # `into Z from OTHER` / `out of Z into OTHER`
 
     @property
     def key(self) -> tuple[str, str]:
-        return ("TriggerDecl", f"{self.event}:{self.zone}")
+        return ("TriggerDecl", f"{self.event}:{self.zone}:{self.other or ''}")
 
 
 @attrs.frozen(eq=False)

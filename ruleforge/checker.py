@@ -328,10 +328,9 @@ class Checker:
                 self.stmt(s, scope)
 
     def check_trigger(self, t: ast.TriggerDecl) -> None:
-        self.error(t.pos, "triggers ('when ...') are designed but not implemented yet",
-                   "see 'Designed, not yet implemented' in docs/language.md")
-        if t.zone not in self.model.zones:
-            self.error(t.pos, f"unknown zone '{t.zone}'", did_you_mean(t.zone, self.model.zones))
+        for name in (t.zone, t.other):
+            if name is not None and name not in self.model.zones:
+                self.error(t.pos, f"unknown zone '{name}'", did_you_mean(name, self.model.zones))
         scope = Scope(has_me=True)
         scope.locals["me"] = PLAYER
         scope.locals["it"] = COMP
@@ -716,7 +715,7 @@ class Checker:
                 self.error(e.pos, f"zone '{n}' is per player", f"write '{n}(p)' for one player's zone")
                 return ANY
             self.res[e] = ("zone", z)
-            return Type("grid", z.name) if z.shape == "grid" else ZONE
+            return Type("grid" if z.shape == "grid" else "zone", z.name)
         if n in m.defs:
             d = m.defs[n]
             if d.params:
@@ -754,7 +753,7 @@ class Checker:
                 self.res[e] = ("var_p", decl)
                 return self.resolve_type(decl.type)
             self.res[e] = ("zone_p", decl)
-            return Type("grid", decl.name) if decl.shape == "grid" else ZONE
+            return Type("grid" if decl.shape == "grid" else "zone", decl.name)
         if f in m.defs:
             d = m.defs[f]
             if len(args) != len(d.params):
@@ -821,16 +820,16 @@ class Checker:
             need(0, ("grid",), "a grid zone")
             need(1, ("int",), "a row number")
             need(2, ("int",), "a column number")
-            return ZONE
+            return Type("zone", ts[0].name)
         if f == "cells":
             need(0, ("grid",), "a grid zone")
-            return list_of(ZONE)
+            return list_of(Type("zone", ts[0].name))
         if f in ("row", "column"):
             need(0, ("zone", "comp"), "a cell or a component on a grid")
             return INT
         if f == "adjacent":
             need(0, ("zone", "comp"), "a cell or a component on a grid")
-            return list_of(ZONE)
+            return list_of(Type("zone", ts[0].name if ts[0].kind == "zone" else ""))
         if f == "top_of":
             need(0, ("zone",), "a zone or a cell")
             return COMP

@@ -94,21 +94,6 @@ class Program:
     state_labels: list = attrs.Factory(list)  # per action: its label reads the state (log it as text)
 
 
-def _suspends(stmts, model: Model, memo: dict) -> bool:
-    return any(_stmt_suspends(s, model, memo) for s in stmts)
-
-
-def _stmt_suspends(s: ast.Stmt, model: Model, memo: dict) -> bool:
-    if isinstance(s, (ast.Choose, ast.EndGame)):
-        return True
-    if isinstance(s, ast.CallPhase):
-        if s.name not in memo:
-            memo[s.name] = False
-            memo[s.name] = _suspends(model.phases[s.name].body, model, memo)
-        return memo[s.name]
-    return any(_suspends(b, model, memo) for b in sub_blocks(s))
-
-
 class _Env:
     """Local names visible to generated code, and how to reach each one."""
 
@@ -255,6 +240,7 @@ class Compiler:
             "COL": tuple(z.column for z in getattr(self, "zones", ())),
             "ADJ": self.adjacency(),
             "ZOWNER": tuple(z.owner for z in getattr(self, "zones", ())),
+            "ZNAME": tuple(z.name for z in getattr(self, "zones", ())),
             "OWNER": tuple(getattr(self, "comp_owner", ())),
             "PLAYERS": tuple(range(self.n)),
             "ROT": tuple(tuple((s + i) % self.n for i in range(self.n)) for s in range(self.n)),
@@ -437,18 +423,118 @@ class Compiler:
         body = self.cx(d.body, env)
         return f"def d_{d.name}(st{params}):\n    Z = st.z; V = st.v; P = st.p\n    return {body}"
 
+    # --- which statements may stop for a decision ------------------------------------------------
+    def suspends(self, stmts) -> bool:
+        return any(self.stmt_suspends(s) for s in stmts)
+
+    def stmt_suspends(self, s: ast.Stmt) -> bool:
+        """Whether a statement may stop for a decision (so it must be split into blocks)."""
+        if isinstance(s, (ast.Choose, ast.EndGame)):
+            return True
+        if isinstance(s, ast.CallPhase):
+            if s.name not in self.memo:
+                self.memo[s.name] = False
+                self.memo[s.name] = self.suspends(self.m.phases[s.name].body)
+            return self.memo[s.name]
+        if isinstance(s, ast.Move):
+            return any(self.trigger_suspends(t) for t in self.triggers_for(s))
+        return any(self.suspends(b) for b in sub_blocks(s))
+
+    def trigger_suspends(self, t: ast.TriggerDecl) -> bool:
+        key = ("trigger", id(t))
+        if key not in self.memo:
+            self.memo[key] = False  # a trigger's own moves may fire it again: assume not, then look
+            self.memo[key] = self.suspends(t.body)
+        return self.memo[key]
+
+    def triggers_for(self, s: ast.Move) -> list[ast.TriggerDecl]:
+        """The triggers a move may fire, as far as the destination's zone is known statically."""
+        if not self.m.triggers:
+            return []
+        dest = self.ck.types.get(s.dest)
+        known = dest.name if dest is not None and dest.kind == "zone" else ""
+        out = []
+        for t in self.m.triggers:
+            if t.event == "enter" and known and known != t.zone:
+                continue
+            if t.event == "leave" and t.other and known and known != t.other:
+                continue
+            out.append(t)
+        return out
+
+    def trigger_condition(self, t: ast.TriggerDecl, src: str, dst: str) -> str:
+        here, there = (dst, src) if t.event == "enter" else (src, dst)
+        cond = f"ZNAME[{here}] == {t.zone!r} and {src} != {dst}"
+        if t.other:
+            cond += f" and ZNAME[{there}] == {t.other!r}"
+        return cond
+
+    def trigger_env(self, t: ast.TriggerDecl, env: _Env, it: str, src: str, dst: str) -> _Env:
+        """`it` is the moved component; `me` the owner of the zone concerned (or the mover)."""
+        inner = _Env({}, env.me)
+        inner.names["it"] = it
+        if self.m.zones[t.zone].per_player:
+            inner.names["me"] = f"ZOWNER[{dst if t.event == 'enter' else src}]"
+        else:
+            inner.names["me"] = env.me or "None"
+        inner.me = inner.names["me"]
+        return inner
+
+    def compile_triggered_move(self, s: ast.Move, env: _Env, triggers: list, persistent: bool) -> None:
+        """A move that may fire triggers: one component at a time, each trigger right after it."""
+        e = self.emit
+        kind = self.ck.types[s.what].kind
+        suspending = any(self.trigger_suspends(t) for t in triggers)
+        if (kind != "comp" or s.top is not None) and suspending:
+            raise RulesError([Diagnostic(s.pos, "a move of several components fired a trigger that makes a "
+                                         "decision", "move the components one at a time")], self.ck.sources)
+        bottom = ", True" if s.at_bottom else ""
+        if kind != "comp" or s.top is not None:  # several components, no decision: a plain loop
+            k = next(self.fresh)
+            items = (f"Z[{self.cx(s.what, env)}][-({self.cx(s.top, env)}):][::-1]" if s.top is not None
+                     else f"list({self.cx_iter(s.what, env)})")
+            e(f"_d{k} = {self.cx(s.dest, env)}", s.pos)
+            e(f"for _c{k} in {items}:")
+            self.indent += 1
+            e(f"_s{k} = st.w[_c{k}]")
+            e(f"move(st, _c{k}, _d{k}{bottom})")
+            for t in triggers:
+                e(f"if {self.trigger_condition(t, f'_s{k}', f'_d{k}')}:")
+                self.plain_block(t.body, self.trigger_env(t, env, f"_c{k}", f"_s{k}", f"_d{k}"))
+            self.indent -= 1
+            return
+        c, src, dst = (self.slot(), self.slot(), self.slot()) if suspending else \
+            tuple(f"_{x}{next(self.fresh)}" for x in "csd")
+        e(f"{c} = {self.cx(s.what, env)}; {dst} = {self.cx(s.dest, env)}; {src} = st.w[{c}]", s.pos)
+        e(f"move(st, {c}, {dst}{bottom})")
+        for t in triggers:
+            cond = self.trigger_condition(t, src, dst)
+            inner = self.trigger_env(t, env, c, src, dst)
+            if not self.trigger_suspends(t):
+                e(f"if {cond}:", t.pos)
+                self.plain_block(t.body, inner)
+                continue
+            body, after = self.new_block(), self.new_block()
+            e(f"if {cond}:", t.pos)
+            e(f"    return {body}")
+            e(f"return {after}")
+            end = self.compile_body(t.body, inner, body)
+            self.start(end)
+            self.emit(f"return {after}")
+            self.start(after)
+
     # --- statements ---------------------------------------------------------------------------
     def compile_body(self, stmts, env: _Env, block: int, new_scope: bool = True) -> int:
         """Emit stmts starting in `block`; return the block where control continues."""
         env = env.child() if new_scope else env
-        suspending = _suspends(stmts, self.m, self.memo)
+        suspending = self.suspends(stmts)
         self.start(block)
         for s in stmts:
             block = self.compile_stmt(s, env, suspending)
         return self.cur
 
     def compile_stmt(self, s: ast.Stmt, env: _Env, in_suspending: bool) -> int:
-        if _stmt_suspends(s, self.m, self.memo):
+        if self.stmt_suspends(s):
             self.compile_suspending(s, env)
         else:
             self.compile_plain(s, env, in_suspending)
@@ -468,6 +554,8 @@ class Compiler:
             e(f"{target} = {value}", s.pos)
         elif isinstance(s, ast.Assign):
             e(f"{self.target(s.target, env)} {s.op} {self.cx(s.value, env)}", s.pos)
+        elif isinstance(s, ast.Move) and self.triggers_for(s):
+            self.compile_triggered_move(s, env, self.triggers_for(s), persistent)
         elif isinstance(s, ast.Move):
             bottom = ", True" if s.at_bottom else ""
             dest = self.cx(s.dest, env)
@@ -627,6 +715,8 @@ class Compiler:
             self.start(after)
         elif isinstance(s, (ast.For, ast.Repeat, ast.While, ast.RepeatUntil)):
             self.compile_loop(s, env)
+        elif isinstance(s, ast.Move):
+            self.compile_triggered_move(s, env, self.triggers_for(s), True)
         else:  # pragma: no cover
             raise AssertionError(f"unexpected suspending statement {s}")
 
@@ -709,7 +799,7 @@ class Compiler:
         info.slot_end = self.n_locals  # [me_slot, slot_end): saved across a nested call of itself
         self.start(end)
         self.emit("return pop_frame(st)")
-        if not _suspends(effects, self.m, self.memo):
+        if not self.suspends(effects):
             self.direct_src.append(self.compile_direct(info, effects))
 
     def compile_direct(self, info: ActionInfo, effects: list) -> str:

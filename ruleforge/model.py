@@ -61,6 +61,8 @@ def compatible(want: Type, got: Type) -> bool:
         return compatible(want.element or ANY, got.element or ANY)
     if want.kind == "list" and got.kind == "zone":
         return compatible(want.element or ANY, COMP)
+    if want.kind == "zone" and got.kind == "zone":
+        return True  # a zone's name, where known, only narrows which triggers may fire
     return want == got
 
 

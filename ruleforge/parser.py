@@ -288,14 +288,14 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def trigger_decl(self, meta, c):
-        event, zone = c[0]
-        return ast.TriggerDecl(self.pos(meta), event, zone, c[1])
+        event, zone, other = c[0]
+        return ast.TriggerDecl(self.pos(meta), event, zone, c[1], other)
 
     def enter_event(self, c):
-        return ("enter", str(c[0]))
+        return ("enter", str(c[0]), str(c[1]) if c[1] is not None else None)
 
     def leave_event(self, c):
-        return ("leave", str(c[0]))
+        return ("leave", str(c[0]), str(c[1]) if c[1] is not None else None)
 
     def block(self, c):
         return tuple(c)
