@@ -1345,7 +1345,7 @@ def _fuse_blocks(blocks: list[list[str]]) -> list[list[str]]:
 def _prologue(body: list[str], *aliases: tuple[str, str]) -> list[str]:
     """Local aliases (Z = st.z, ...) for just the state lists a block uses."""
     text = "\n".join(body)
-    used = [f"{name} = {expr}" for name, expr in aliases if re.search(rf"\b{name}\[", text)]
+    used = [f"{name} = {expr}" for name, expr in aliases if re.search(rf"\b{name}\b", text)]
     return ["    " + "; ".join(used)] if used else []
 
 
