@@ -106,10 +106,11 @@ class _Env:
 
 
 class Compiler:
-    def __init__(self, checker: Checker, players: int, options: dict):
+    def __init__(self, checker: Checker, players: int, options: dict, extras: tuple[str, ...] = ()):
         self.ck = checker
         self.m = checker.model
         self.n = players
+        self.extras = extras
         self.options = options
         self.blocks: list[list[str]] = []
         self.cur: int = -1
@@ -311,6 +312,13 @@ class Compiler:
         self.layout()
         self.build_components()
         self.comp_label = [self.component_label(c) for c in range(len(self.comp_kind))]
+        for label in self.extras:
+            template = self.comp_label.index(label)
+            self.comp_kind.append(self.comp_kind[template])
+            self.comp_attrs.append(dict(self.comp_attrs[template]))
+            self.comp_owner.append(self.comp_owner[template])
+            self.comp_start.append(self.comp_start[template])
+            self.comp_label.append(label)
         self.defs_src = [self.compile_def(d) for d in self.m.defs.values()]
         # actions: index 0 is the built-in pass
         self.actions = [ActionInfo(PASS, None)]
@@ -1372,8 +1380,12 @@ def _show(v) -> str:
     return str(v)
 
 
-def compile_program(checker: Checker, players: int, options: dict | None = None) -> Program:
-    return Compiler(checker, players, options or {}).compile()
+def compile_program(checker: Checker, players: int, options: dict | None = None,
+                    extras: tuple[str, ...] = ()) -> Program:
+    """Compile for a player count. `extras` are labels of components to add beyond the
+    game's own set (copies of the first component with that label): hand-built positions
+    may hold more of a card than the box does."""
+    return Compiler(checker, players, options or {}, extras).compile()
 
 
 __all__ = ["Program", "compile_program", "INT"]

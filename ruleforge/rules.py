@@ -41,7 +41,8 @@ class Rules:
             h.update(self.sources[name].encode())
         return h.hexdigest()[:16]
 
-    def program(self, players: int, options: dict[str, Any] | None = None) -> Program:
+    def program(self, players: int, options: dict[str, Any] | None = None,
+                extras: tuple[str, ...] = ()) -> Program:
         lo, hi = self.model.players
         if not lo <= players <= hi:
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -51,11 +52,17 @@ class Rules:
             if name not in self.model.options:
                 known = ", ".join(self.model.options) or "none"
                 raise GameError(f"unknown option '{name}' (options of {self.title}: {known})")
-        key = (players, tuple(sorted(options.items())))
+        key = (players, tuple(sorted(options.items())), extras)
         prog = self._programs.get(key)
         if prog is None:
-            prog = self._programs[key] = compile_program(self.checker, players, options)
+            prog = self._programs[key] = compile_program(self.checker, players, options, extras)
         return prog
+
+    def position(self, data: dict[str, Any]) -> Game:
+        """A game in a position written by hand (see docs/positions.md); GameError if malformed."""
+        from .position import build_position
+
+        return build_position(self, data)
 
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> Game:
         return Game(self.program(players, options), seed)
