@@ -74,6 +74,7 @@ class Program:
     actions: list[ActionInfo]
     action_ids: dict[str, int]
     legal_funcs: list
+    point_legal: dict  # action set offered by a decision -> its legal actions, in one function
     label_funcs: list
     items: list[tuple[str, str]]  # (scoring, item label)
     scorings: dict[str, tuple[int, int]]  # name -> (first item index, count)
@@ -111,6 +112,8 @@ class Compiler:
         self.m = checker.model
         self.n = players
         self.extras = extras
+        self.tables: list[tuple] = []  # constant step tables, looked up by table_lookup
+        self.points: list[tuple[int, ...]] = []  # the action sets that decisions offer
         self.options = options
         self.blocks: list[list[str]] = []
         self.cur: int = -1
@@ -235,6 +238,7 @@ class Compiler:
             "counted_as": runtime.counted_as,
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
             "arg_best": runtime.arg_best, "product": itertools.product,
+            "table_lookup": runtime.table_lookup, "TBL": self.tables, "ONCE": (0,),
             "KIND": tuple(getattr(self, "comp_kind", ())),
             "CS": self.counts_static(), "CP": self.counts_props(),
             "ROW": tuple(z.row for z in getattr(self, "zones", ())),
@@ -269,6 +273,15 @@ class Compiler:
         index = {name: i for i, name in enumerate(getattr(self, "props", ()))}
         return tuple(tuple(index[name] for name, _pos in self.m.kinds[kind].decl.counts_as if name in index)
                      for kind in getattr(self, "comp_kind", ()))
+
+    def uniform_counts_props(self) -> tuple | None:
+        """The properties `is` must look at, if they are the same for every component."""
+        union = sorted({k for props in self.counts_props() for k in props})
+        for kind, props in zip(getattr(self, "comp_kind", ()), self.counts_props()):
+            declared = self.m.kinds[kind].props
+            if any(k not in props and self.props[k] in declared for k in union):
+                return None  # a kind has the property without counting as it
+        return tuple(union)
 
     def adjacency(self) -> tuple:
         """For each zone index: the orthogonally adjacent cells of the same grid instance."""
@@ -338,6 +351,7 @@ class Compiler:
         for info in self.actions[1:]:
             self.compile_action(info)
         legal_src = [self.compile_legal(info) for info in self.actions]
+        legal_src += [self.compile_point_legal(i, opts) for i, opts in enumerate(self.points)]
         label_src = [self.compile_action_label(info) for info in self.actions]
         label_src += [self.compile_public_label(info) for info in self.actions
                       if info.decl is not None and info.decl.secret]
@@ -385,6 +399,7 @@ class Compiler:
             props=self.props, comp_kind=self.comp_kind, comp_label=self.comp_label,
             comp_start=self.comp_start, actions=self.actions, action_ids=self.action_ids,
             legal_funcs=[ns[f"legal_{i}"] for i in range(len(self.actions))],
+            point_legal={opts: ns[f"legal_point_{i}"] for i, opts in enumerate(self.points)},
             label_funcs=[ns[f"label_{i}"] for i in range(len(self.actions))],
             items=self.items, scorings=self.scoring_index,
             score_funcs={name: ns[f"score_{name}"] for name in self.m.scorings},
@@ -568,7 +583,13 @@ class Compiler:
             bottom = ", True" if s.at_bottom else ""
             dest = self.cx(s.dest, env)
             if s.top is not None:
-                e(f"move_top(st, {self.cx(s.top, env)}, {self.cx(s.what, env)}, {dest}{bottom})", s.pos)
+                top = self.cx(s.top, env)
+                if top == "1" and not s.at_bottom:  # inline: the commonest case, one card off a pile
+                    e(f"_z = Z[{self.cx(s.what, env)}]", s.pos)
+                    e("if _z:")
+                    e(f"    _c = _z.pop(); _d = {dest}; Z[_d].append(_c); st.w[_c] = _d")
+                else:
+                    e(f"move_top(st, {top}, {self.cx(s.what, env)}, {dest}{bottom})", s.pos)
             else:
                 kind = self.ck.types[s.what].kind
                 what = self.cx(s.what, env)
@@ -677,6 +698,8 @@ class Compiler:
         e = self.emit
         if isinstance(s, ast.Choose):
             ids = tuple(self.action_ids[a] for a in s.actions)
+            if ids not in self.points:
+                self.points.append(ids)
             nxt = self.new_block()
             e(f"st.chooser = {env.me}", s.pos)
             e(f"st.options = {ids!r}")
@@ -830,13 +853,34 @@ class Compiler:
     def compile_legal(self, info: ActionInfo) -> str:
         aid = self.action_ids[info.name]
         lines = [f"def legal_{aid}(st, me, out):", "    Z = st.z; V = st.v; P = st.p"]
+        return "\n".join(lines + self.legal_lines(info, "return"))
+
+    def compile_point_legal(self, index: int, options: tuple[int, ...]) -> str:
+        """All the legal actions of one decision point, in one function: a call per action saved.
+
+        Each action's part runs inside a one-pass loop, so a failed requirement `break`s
+        out of that action only.
+        """
+        lines = [f"def legal_point_{index}(st, me, out):", "    Z = st.z; V = st.v; P = st.p"]
+        for aid in options:
+            body = self.legal_lines(self.actions[aid], "break")
+            if any(line.strip() == "break" for line in body):
+                lines.append("    for _once in ONCE:")
+                lines.extend("    " + line for line in body)
+            else:
+                lines.extend(body)
+        return "\n".join(lines)
+
+    def legal_lines(self, info: ActionInfo, terminal: str) -> list[str]:
+        """The body of a legal-action enumeration; `terminal` leaves it when nothing is legal."""
+        aid = self.action_ids[info.name]
+        lines: list[str] = []
         if info.decl is None:
-            lines.append(f"    out.append(({aid}, ()))")
-            return "\n".join(lines)
+            return [f"    out.append(({aid}, ()))"]
         for times, scope in info.limits:
             key = "st.turn" if scope == "turn" else "-1 - me"
             lines.append(f"    if st.used.get(({aid}, {key}), 0) >= {times}:")
-            lines.append("        return")
+            lines.append(f"        {terminal}")
         params = info.decl.params
         env = _Env({"me": "me", **{q.name: f"a_{q.name}" for q in params}}, me="me")
         variables = [f"a_{q.name}" for q in params]
@@ -849,7 +893,7 @@ class Compiler:
             for cond in _conjuncts(self.cx(r, env)):
                 depth, hoisted, rest = _placement(cond, variables)
                 if hoisted is not None:
-                    name = f"h{next(hoists)}"
+                    name = f"h{aid}_{next(hoists)}"
                     placed.setdefault(hoisted[0], []).append(f"{name} = {hoisted[1]}{tag}")
                     rest = f"{name} or {rest}"
                 placed.setdefault(depth, []).append(f"if not ({rest}):{tag}")
@@ -861,10 +905,10 @@ class Compiler:
             for line in placed.get(depth, []):
                 lines.append(indent + line)
                 if line.startswith("if not"):
-                    lines.append(indent + "    " + ("continue" if depth else "return"))
+                    lines.append(indent + "    " + ("continue" if depth else terminal))
         args = "(" + "".join(f"{v}, " for v in variables) + ")"
         lines.append("    " * (len(params) + 1) + f"out.append(({aid}, {args}))")
-        return "\n".join(lines)
+        return lines
 
     def compile_public_label(self, info: ActionInfo) -> str:
         """What the other players see of a secret action (its own public label, or a default)."""
@@ -908,7 +952,7 @@ class Compiler:
                  f"    out = [0] * {count}", "    t = 0"]
         self.emit_score_items(list(s.items), 0, env, lines, 1)
         lines.append("    return out, t")
-        return "\n".join(lines)
+        return _hoist_grid_reads(lines)
 
     def emit_score_items(self, items: list, index: int, env: _Env, lines: list[str], depth: int) -> None:
         """Items in order; a `best` choice wraps the items after it in a search over its options."""
@@ -1086,6 +1130,13 @@ class Compiler:
                     raise RulesError([Diagnostic(e.pos, f"this table has no entry for {value}",
                                                  "add that key, a 'k+' key or 'else'")], self.ck.sources)
                 return out
+            values = [self.cx(en.value, env) for en in exact + least] + [out]
+            if not _SIMPLE.match(subject) and all(_CONSTANT.match(v) for v in values):
+                # a step table of constants: one lookup, the subject computed once
+                self.tables.append(({en.key: eval(self.cx(en.value, env)) for en in exact},  # noqa: S307
+                                    tuple((en.key, eval(self.cx(en.value, env))) for en in least),  # noqa: S307
+                                    eval(out)))  # noqa: S307
+                return f"table_lookup(TBL[{len(self.tables) - 1}], {subject})"
             chain = ""
             for en in exact:
                 chain += f"{self.cx(en.value, env)} if {subject} == {en.key} else "
@@ -1104,7 +1155,13 @@ class Compiler:
                 x = self.cx(e.left, env)
                 if res and res[0] == "kind_test":
                     return f"(KIND[{x}] == {res[1]!r})"
-                return f"counts_as_value(P, {x}, {self.cx(e.right, env)}, CS, CP)"
+                value = self.cx(e.right, env)
+                props = self.uniform_counts_props()
+                if props is not None and _SIMPLE.match(x) and _SIMPLE.match(value):
+                    # inline when every kind counts as the same properties
+                    tests = "".join(f" or P[{k}][{x}] == {value}" for k in props)
+                    return f"({x} is not None and ({value} in CS[{x}]{tests}))"
+                return f"counts_as_value(P, {x}, {value}, CS, CP)"
             if e.op == "in":
                 return f"({self.cx(e.left, env)} in {self.cx_iter(e.right, env)})"
             return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
@@ -1135,6 +1192,11 @@ class Compiler:
                 return self.cx(d.body, _Env({p.name: c for p, c in zip(d.params, codes)}))
             return f"d_{e.func}(st" + "".join(", " + c for c in codes) + ")"
         if kind == "aggregate":
+            t0 = self.ck.types.get(args[0])
+            if e.func == "count" and t0 is not None and t0.kind == "grid":
+                rows, cols = self.grid_size[t0.name]
+                first = self.cx(args[0], env)
+                return f"sum(map(len, Z[{first}:{first} + {rows * cols}]))"
             coll = self.cx_iter(args[0], env)
             f = e.func
             return {
@@ -1163,6 +1225,13 @@ class Compiler:
             where = f"st.w[{a[0]}]" if kind0 == "comp" else a[0]
             if f == "cell":
                 rows, cols = self.grid_of(args[0])
+                if all(_SIMPLE.match(x) for x in a[1:]):  # inline: positions are looked up everywhere
+                    lit_r = a[1].isdigit() and 1 <= int(a[1]) <= rows
+                    lit_c = a[2].isdigit() and 1 <= int(a[2]) <= cols
+                    checks = ([] if lit_r else [f"1 <= {a[1]} <= {rows}"]) + \
+                        ([] if lit_c else [f"1 <= {a[2]} <= {cols}"])
+                    index = f"{a[0]} + ({a[1]} - 1) * {cols} + {a[2]} - 1"
+                    return f"({index} if {' and '.join(checks)} else None)" if checks else f"({index})"
                 return f"cell_at({a[0]}, {a[1]}, {a[2]}, {rows}, {cols})"
             if f == "cells":
                 rows, cols = self.grid_of(args[0])
@@ -1232,6 +1301,7 @@ class Compiler:
         raise AssertionError(f)  # pragma: no cover
 
 
+_CONSTANT = re.compile(r"^(?:\(?-?\d+\)?|'[^']*'|None|True|False)$")
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+|'[^']*'|args\[\d+\])$")
 _JUMP = re.compile(r"^(\s*)return (\d+)(?:  # .*)?$")
 MAX_FUSED_LINES = 80
@@ -1283,6 +1353,27 @@ def _placement(cond: str, variables: list[str]) -> tuple[int, tuple[int, str] | 
     code = " or ".join(f"({pyast.unparse(x)})" for x in prefix)
     rest = " or ".join(f"({pyast.unparse(x)})" for x in parts[len(prefix):])
     return depth, (hdepth, code), rest
+
+
+_PLAYER_GRID = re.compile(r"grid_items\(Z, (?:\(\d+ \+ p \* \d+\)|\d+), \d+\)")
+
+
+def _hoist_grid_reads(lines: list[str]) -> str:
+    """A scoring never moves components, so a grid's contents read many times (a player's
+    territory, item after item) are read once, at the top."""
+    found: list[str] = []
+    for line in lines:
+        for m in _PLAYER_GRID.finditer(line):
+            if m.group(0) not in found:
+                found.append(m.group(0))
+    if not found:
+        return "\n".join(lines)
+    body = "\n".join(lines[2:])
+    head = []
+    for i, text in enumerate(found):
+        body = body.replace(text, f"_grid{i}")
+        head.append(f"    _grid{i} = {text}")
+    return "\n".join(lines[:2] + head + [body])
 
 
 def _reads_state(code: str) -> bool:

@@ -82,7 +82,7 @@ class Game:
         st = self.state
         prog = self.program
         blocks = prog.blocks
-        legal_funcs = prog.legal_funcs
+        point_legal = prog.point_legal
         if pc is None:
             pc = st.pc
         self._labels = None
@@ -99,8 +99,7 @@ class Game:
                     return
                 out: list = []
                 me = st.chooser
-                for aid in st.options:
-                    legal_funcs[aid](st, me, out)
+                point_legal[st.options](st, me, out)
             except GameError:
                 raise
             except Exception as err:  # a rule failed at run time: name the rule
@@ -129,8 +128,12 @@ class Game:
             return
         out: list = []
         try:
-            for aid in st.options:
-                self.program.legal_funcs[aid](st, st.chooser, out)
+            point = self.program.point_legal.get(st.options)
+            if point is not None:
+                point(st, st.chooser, out)
+            else:  # a decision no choose statement makes (a hand-edited state)
+                for aid in st.options:
+                    self.program.legal_funcs[aid](st, st.chooser, out)
         except Exception as err:
             raise GameError(self._runtime_message(err)) from None
         self._legal = out
@@ -232,10 +235,8 @@ class Game:
                 self._legal = []
                 return
             out: list = []
-            legal_funcs = self.program.legal_funcs
             me = st.chooser
-            for aid in st.options:
-                legal_funcs[aid](st, me, out)
+            prog.point_legal[st.options](st, me, out)
         except GameError:
             raise
         except Exception as err:

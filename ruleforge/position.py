@@ -66,7 +66,10 @@ def build_position(rules: Rules, data: Any) -> Game:
     zones_data = data.get("zones", {})
     if not isinstance(zones_data, dict):
         raise _fail("zones", "must be an object of zone key -> contents")
-    probe = rules.new_game(players, seed=int(data.get("seed", 0)))
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise _fail("seed", "must be a whole number")
+    probe = rules.new_game(players, seed=seed)
     keys = _zone_keys(probe)
     fills: list[tuple[int, list[str]]] = []
     for key, value in zones_data.items():
@@ -80,7 +83,7 @@ def build_position(rules: Rules, data: Any) -> Game:
         if label not in have:
             raise _fail(label, "no component has this label")
     extras = tuple(sorted((Counter(wanted) - have).elements()))
-    game = Game(rules.program(players, None, extras), int(data.get("seed", 0)))
+    game = Game(rules.program(players, None, extras), seed)
     _place(game, fills)
     _set_props(game, data.get("props", {}))
     _set_vars(game, data.get("vars", {}))
@@ -141,15 +144,54 @@ def _set_props(game: Game, props: Any) -> None:
         if not isinstance(values, dict):
             raise _fail(key, "properties are an object of name -> value")
         for name, value in values.items():
-            game.set_prop(c, name, _value(game, value))
+            if name not in game.program.props:
+                raise _fail(key, f"no changeable property named '{name}'")
+            value = _value(game, value)
+            _check_value(game, f"{key} {name}", game.program.compiler.m.attr_types[name][0], value)
+            game.set_prop(c, name, value)
 
 
 def _set_vars(game: Game, variables: Any) -> None:
     if not isinstance(variables, dict):
         raise _fail("vars", "must be an object of variable -> value")
+    model = game.program.compiler.m
     for key, value in variables.items():
         name, owner = key, None
         if key.endswith(")") and "(P" in key:
             name, seat = key[:-1].split("(P", 1)
+            if not seat.isdigit() or not 1 <= int(seat) <= game.players:
+                raise _fail(f"vars: {key}", f"no seat P{seat} in a {game.players}-player game")
             owner = int(seat) - 1
-        game.set_var(name, _value(game, value), owner)
+        decl = model.vars.get(name)
+        if decl is None:
+            raise _fail(f"vars: {key}", "no such variable")
+        if decl.per_player != (owner is not None):
+            raise _fail(f"vars: {key}", f"write {name}(P1)..{name}(P{game.players}) for a per-player variable"
+                        if decl.per_player else f"'{name}' is shared: write it without a seat")
+        value = _value(game, value)
+        _check_value(game, f"vars: {key}", game.program.compiler.ck.resolve_type(decl.type), value)
+        game.set_var(name, value, owner)
+
+
+def _check_value(game: Game, where: str, kind: Any, value: Any) -> None:
+    """A written value must fit its declared type (an enum member, a number, a flag, a seat)."""
+    if value is None:  # none: unset, as before the rules give a value
+        return
+    k = kind.kind
+    ok = True
+    if k == "enum":
+        members = [member for member, _pos in game.program.compiler.m.enums[kind.name].members]
+        ok = value in members
+        if not ok:
+            raise _fail(where, f"{value!r} is not one of {', '.join(members)}")
+    elif k == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif k == "flag":
+        ok = isinstance(value, bool)
+    elif k == "text":
+        ok = isinstance(value, str)
+    elif k == "player":
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < game.players
+    if not ok:
+        hint = " (write P1, P2, ...)" if k == "player" else ""
+        raise _fail(where, f"{value!r} does not fit its type, {kind}{hint}")

@@ -258,3 +258,14 @@ def pop_frame(st: State) -> int:
     pc, start, values = st.stack.pop()
     st.l[start:start + len(values)] = values
     return pc
+
+
+def table_lookup(table: tuple, x):
+    """A step table of constants: exact keys first, then `k+` keys from the highest down."""
+    exact, at_least, default = table
+    if x in exact:
+        return exact[x]
+    for key, value in at_least:
+        if x >= key:
+            return value
+    return default

@@ -104,6 +104,8 @@ def state_from_json(prog: Program, data: Any) -> State:
     if any(not 0 <= a < len(prog.actions) for a in opts):
         raise _fail("options", "names an action the rules do not have")
     st.options = tuple(opts)
+    if st.options and st.options not in prog.point_legal:
+        raise _fail("options", "is no set of actions that any decision of these rules offers")
     over = data.get("over")
     if not isinstance(over, bool):
         raise _fail("over", "must be true or false")
