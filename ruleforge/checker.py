@@ -455,13 +455,8 @@ class Checker:
                 self.check_block(body, scope)
             self.check_block(s.otherwise, scope)
         elif isinstance(s, ast.For):
-            t = self.expr(s.source, scope)
-            el = element_of(t)
-            if el is None:
-                self.error(s.source.pos, f"cannot loop over {t}")
-                el = ANY
             inner = scope.child()
-            inner.locals[s.var] = el
+            inner.locals[s.var] = self.loop_element(s.source, scope)
             self.check_block(s.body, inner)
         elif isinstance(s, ast.Repeat):
             self.expect(s.times, scope, INT, "a number of times")
@@ -845,21 +840,13 @@ class Checker:
         if e.func not in AGGREGATES:
             self.error(e.pos, f"'{e.func}' is not an aggregate",
                        did_you_mean(e.func, AGGREGATES) or f"use one of {', '.join(sorted(AGGREGATES))}")
-        src = self.expr(e.source, scope)
-        el = element_of(src)
-        if el is None:
-            self.error(e.source.pos, f"cannot loop over {src}")
-            el = ANY
+        el = self.loop_element(e.source, scope)
         inner = scope.child()
         inner.locals[e.var] = el
         if e.cond is not None:
             self.expect(e.cond, inner, FLAG, "a filter")
         for var, source, cond in e.more:  # further clauses, nested in order
-            t = self.expr(source, inner)
-            sub = element_of(t)
-            if sub is None:
-                self.error(source.pos, f"cannot loop over {t}")
-                sub = ANY
+            sub = self.loop_element(source, inner)
             inner = inner.child()
             inner.locals[var] = sub
             if cond is not None:
@@ -874,6 +861,15 @@ class Checker:
         elif e.func in ("argmax", "argmin"):
             self.error(e.pos, f"'{e.func}' needs 'by': {e.func}(x for x in ... by key)")
         return self._aggregate_type(e, e.func, item, el)
+
+    def loop_element(self, source: ast.Expr, scope: Scope) -> Type:
+        """The type of what a loop over `source` yields (an error if it yields nothing)."""
+        t = self.expr(source, scope)
+        el = element_of(t)
+        if el is None:
+            self.error(source.pos, f"cannot loop over {t}")
+            return ANY
+        return el
 
     def _aggregate_type(self, e: ast.Expr, f: str, item: Type, el: Type) -> Type:
         if f in ("count", "distinct"):

@@ -476,9 +476,16 @@ class Compiler:
             return []
         dest = self.ck.types.get(s.dest)
         known = dest.name if dest is not None and dest.kind == "zone" else ""
+        # Moving a zone's contents (or its top N), the source zone is known too.
+        what = self.ck.types.get(s.what)
+        source = what.name if what is not None and what.kind in ("zone", "grid") else ""
         out = []
         for t in self.m.triggers:
             if t.event == "enter" and known and known != t.zone:
+                continue
+            if t.event == "enter" and t.other and source and source != t.other:
+                continue
+            if t.event == "leave" and source and source != t.zone:
                 continue
             if t.event == "leave" and t.other and known and known != t.other:
                 continue
@@ -652,12 +659,7 @@ class Compiler:
             e("else:")
             e(f"    raise RuntimeError('this loop ran {PLAIN_LOOP_LIMIT:,} times: it never ends')", s.pos)
         elif isinstance(s, ast.Turn):
-            e("st.turn += 1", s.pos)
-            inner = env.child()
-            me = self.slot()
-            inner.me = me
-            inner.names["me"] = me
-            e(f"{me} = {self.cx(s.player, env)}")
+            inner = self.enter_turn(s, env)
             for x in s.body:
                 self.compile_plain(x, inner, True)
         elif isinstance(s, ast.ScoreStmt):
@@ -693,6 +695,16 @@ class Compiler:
             self.compile_plain(x, inner, False)
         self.indent -= 1
 
+    def enter_turn(self, s: ast.Turn, env: _Env) -> _Env:
+        """A new turn (per-turn limits restart) whose player is `me` in the body."""
+        self.emit("st.turn += 1", s.pos)
+        inner = env.child()
+        me = self.slot()
+        inner.me = me
+        inner.names["me"] = me
+        self.emit(f"{me} = {self.cx(s.player, env)}")
+        return inner
+
     def compile_suspending(self, s: ast.Stmt, env: _Env) -> None:
         """A statement containing a decision: control flow through blocks."""
         e = self.emit
@@ -717,12 +729,7 @@ class Compiler:
             end = self.compile_body(phase.body, env, nxt)
             self.start(end)
         elif isinstance(s, ast.Turn):
-            e("st.turn += 1", s.pos)
-            inner = env.child()
-            me = self.slot()
-            inner.me = me
-            inner.names["me"] = me
-            e(f"{me} = {self.cx(s.player, env)}")
+            inner = self.enter_turn(s, env)
             body = self.new_block()
             e(f"return {body}")
             end = self.compile_body(s.body, inner, body)
