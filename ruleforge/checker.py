@@ -33,7 +33,8 @@ AGGREGATES = {"count", "sum", "min", "max", "any", "every", "first", "last", "ar
 # Built-in functions with plain arguments: name -> (min args, max args).
 FUNCTIONS = {"next": (1, 1), "prev": (1, 1), "random": (1, 1), "abs": (1, 1), "index": (1, 1),
              "zone_of": (1, 1), "cell": (3, 3), "cells": (1, 1), "row": (1, 1), "column": (1, 1),
-             "adjacent": (1, 1), "top_of": (1, 1), "owner": (1, 1), "counted_as": (1, 1)}
+             "adjacent": (1, 1), "top_of": (1, 1), "owner": (1, 1), "counted_as": (1, 1),
+             "room": (1, 1), "capacity": (1, 1)}
 CONSTANTS = {"true": FLAG, "false": FLAG, "player_count": INT, "none": NONE}
 ZONE_SHAPES = {"pile", "hand", "row", "grid"}
 DECLARATION_WORDS = {"game", "players", "extends", "option", "enum", "kind", "zone", "var", "def",
@@ -227,6 +228,8 @@ class Checker:
                 self.expect(s, SETUP, INT, "a zone size")
             if z.shape == "grid" and (z.size is None or len(z.size) != 2):
                 self.error(z.pos, f"grid zone '{z.name}' needs its size", "write ', size ROWS by COLUMNS'")
+            if z.shape != "grid" and z.size is not None and len(z.size) != 1:
+                self.error(z.pos, f"'size R by C' is for grids; a {z.shape} takes 'size N' (its capacity)")
             for _vis, row, cond in z.rules:
                 if row is not None and z.shape != "grid":
                     self.error(z.pos, f"'visible ... in row' needs a grid zone; '{z.name}' is a {z.shape}")
@@ -834,6 +837,9 @@ class Checker:
         if f == "counted_as":
             need(0, ("comp",), "a component")
             return list_of(self.counts_as_enum())
+        if f in ("room", "capacity"):
+            need(0, ("zone",), "a zone")
+            return INT
         return ANY  # pragma: no cover - every built-in is handled above
 
     def gen_call(self, e: ast.GenCall, scope: Scope) -> Type:

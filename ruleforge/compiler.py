@@ -35,6 +35,7 @@ class ZoneInfo:
     row: int | None = None  # 1-based, for a grid's cells
     column: int | None = None
     rules: tuple = ()  # (visibility, index of its condition function or None)
+    capacity: int | None = None  # `size N` on a pile, hand or row: at most N components
 
     @property
     def key(self) -> str:
@@ -114,6 +115,7 @@ class Compiler:
         self.extras = extras
         self.tables: list[tuple] = []  # constant step tables, looked up by table_lookup
         self.points: list[tuple[int, ...]] = []  # the action sets that decisions offer
+        self.files: list[str] = []  # rules files named by position tags
         self.options = options
         self.blocks: list[list[str]] = []
         self.cur: int = -1
@@ -151,8 +153,9 @@ class Compiler:
                             self.zones.append(ZoneInfo(z.name, o, z.visibility, "cell", r, k, mine))
             else:
                 mine = tuple((v, c) for v, _row, c in rules)
+                capacity = int(self.eval_const(z.size[0])) if z.size else None
                 for o in owners:
-                    self.zones.append(ZoneInfo(z.name, o, z.visibility, z.shape, rules=mine))
+                    self.zones.append(ZoneInfo(z.name, o, z.visibility, z.shape, rules=mine, capacity=capacity))
         self.var_base: dict[str, int] = {}
         self.var_names: list = []
         self.var_kinds: list[str] = []
@@ -246,6 +249,7 @@ class Compiler:
             "ADJ": self.adjacency(),
             "ZOWNER": tuple(z.owner for z in getattr(self, "zones", ())),
             "ZNAME": tuple(z.name for z in getattr(self, "zones", ())),
+            "CAP": tuple(z.capacity for z in getattr(self, "zones", ())), "room": runtime.room,
             "OWNER": tuple(getattr(self, "comp_owner", ())),
             "PLAYERS": tuple(range(self.n)),
             "ROT": tuple(tuple((s + i) % self.n for i in range(self.n)) for s in range(self.n)),
@@ -301,6 +305,12 @@ class Compiler:
         return tuple(out)
 
     # --- blocks -----------------------------------------------------------------------
+    def tag(self, pos: ast.Pos) -> str:
+        """A comment naming a rule's file, line and column, for runtime errors."""
+        if pos.file not in self.files:
+            self.files.append(pos.file)
+        return f"  # @{self.files.index(pos.file)}:{pos.line}:{pos.column}"
+
     def new_block(self) -> int:
         self.blocks.append([])
         return len(self.blocks) - 1
@@ -312,7 +322,7 @@ class Compiler:
     def emit(self, line: str, pos: ast.Pos | None = None) -> None:
         text = "    " * self.indent + line
         if pos is not None:
-            text += f"  # @{pos.line}:{pos.column}"
+            text += self.tag(pos)
         self.blocks[self.cur].append(text)
 
     def slot(self) -> str:
@@ -373,10 +383,15 @@ class Compiler:
             parts.extend(body)
         parts += legal_src + label_src + score_src + self.direct_src + [rank_src]
         source = "\n".join(parts) + "\n"
+        last: ast.Pos | None = None
         for lineno, line in enumerate(source.splitlines(), 1):
+            if line.startswith("def "):
+                last = None  # a line inherits the position of the nearest tagged line above it
             if "  # @" in line:
-                ln, col = line.rsplit("  # @", 1)[1].split(":")
-                self.line_map[lineno] = ast.Pos(self.m_file(), int(ln), int(col))
+                f, ln, col = line.rsplit("  # @", 1)[1].split(":")
+                last = ast.Pos(self.files[int(f)], int(ln), int(col))
+            if last is not None:
+                self.line_map[lineno] = last
         ns = self.base_namespace()
         ns["LBL"] = self.comp_label
         ns["LOGT"] = self.log_templates
@@ -413,10 +428,6 @@ class Compiler:
             state_labels=[_reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
         )
-
-    def m_file(self) -> str:
-        flow = self.m.flow
-        return flow.pos.file if flow else "<rules>"
 
     def initial_vars(self, ns: dict) -> list:
         out = []
@@ -521,7 +532,8 @@ class Compiler:
         bottom = ", True" if s.at_bottom else ""
         if kind != "comp" or s.top is not None:  # several components, no decision: a plain loop
             k = next(self.fresh)
-            items = (f"Z[{self.cx(s.what, env)}][-({self.cx(s.top, env)}):][::-1]" if s.top is not None
+            # the top N, top first; `max` so that N = 0 (or less) moves nothing, as move_top does
+            items = (f"Z[{self.cx(s.what, env)}][::-1][:max(0, {self.cx(s.top, env)})]" if s.top is not None
                      else f"list({self.cx_iter(s.what, env)})")
             e(f"_d{k} = {self.cx(s.dest, env)}", s.pos)
             e(f"for _c{k} in {items}:")
@@ -609,6 +621,9 @@ class Compiler:
                 else:  # inline: moving one component is the commonest effect of all
                     e(f"_c = {what}; _d = {dest}; W = st.w", s.pos)
                     e("Z[W[_c]].remove(_c); Z[_d].append(_c); W[_c] = _d")
+            if self.may_be_limited(s.dest):
+                e(f"if CAP[{dest}] is not None and len(Z[{dest}]) > CAP[{dest}]:")
+                e(f"    raise RuntimeError('zone ' + ZNAME[{dest}] + ' holds at most ' + str(CAP[{dest}]))")
         elif isinstance(s, ast.Deal):
             e(f"deal(st, {self.cx(s.count, env)}, {self.cx(s.source, env)}, {self.zone_base[s.zone]}, {self.n})",
               s.pos)
@@ -694,6 +709,13 @@ class Compiler:
         for x in body:
             self.compile_plain(x, inner, False)
         self.indent -= 1
+
+    def may_be_limited(self, dest: ast.Expr) -> bool:
+        """Whether a move's destination may have a capacity to check (unknown zones may)."""
+        t = self.ck.types.get(dest)
+        name = t.name if t is not None and t.kind == "zone" else ""
+        limited = {z.name for z in self.zones if z.capacity is not None}
+        return bool(limited) and (not name or name in limited)
 
     def enter_turn(self, s: ast.Turn, env: _Env) -> _Env:
         """A new turn (per-turn limits restart) whose player is `me` in the body."""
@@ -896,7 +918,7 @@ class Compiler:
         placed: dict[int, list[str]] = {}
         hoists = itertools.count()
         for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require)):
-            tag = f"  # @{r.pos.line}:{r.pos.column}"
+            tag = self.tag(r.pos)
             for cond in _conjuncts(self.cx(r, env)):
                 depth, hoisted, rest = _placement(cond, variables)
                 if hoisted is not None:
@@ -965,7 +987,7 @@ class Compiler:
         """Items in order; a `best` choice wraps the items after it in a search over its options."""
         pad = "    " * depth
         for pos, item in enumerate(items):
-            tag = f"  # @{item.pos.line}:{item.pos.column}"
+            tag = self.tag(item.pos)
             if isinstance(item, ast.BestChoice):
                 self.emit_best(item, items[pos + 1:], index, env, lines, depth)
                 return
@@ -1001,7 +1023,7 @@ class Compiler:
         prop = self.prop_index[b.prop]
         cond = f" if {self.cx(b.cond, inner)}" if b.cond is not None else ""
         lines.append(f"{pad}sel{k} = [{var} for {var} in {self.cx_iter(b.source, env)}{cond}]"
-                     f"  # @{b.pos.line}:{b.pos.column}")
+                     + self.tag(b.pos))
         lines.append(f"{pad}opts{k} = [list({self.cx_iter(b.options, inner)}) or [P[{prop}][{var}]] "
                      f"for {var} in sel{k}]")
         lines.append(f"{pad}saved{k} = [P[{prop}][{var}] for {var} in sel{k}]")
@@ -1161,7 +1183,10 @@ class Compiler:
                 res = self.ck.res.get(e)
                 x = self.cx(e.left, env)
                 if res and res[0] == "kind_test":
-                    return f"(KIND[{x}] == {res[1]!r})"
+                    # `none is K` is false; x is evaluated once (it may draw by chance)
+                    if _SIMPLE.match(x):
+                        return f"({x} is not None and KIND[{x}] == {res[1]!r})"
+                    return f"(lambda _k: _k is not None and KIND[_k] == {res[1]!r})({x})"
                 value = self.cx(e.right, env)
                 props = self.uniform_counts_props()
                 if props is not None and _SIMPLE.match(x) and _SIMPLE.match(value):
@@ -1253,6 +1278,10 @@ class Compiler:
                 return f"_last(Z[{a[0]}])"
             if f == "counted_as":
                 return f"counted_as(P, {a[0]}, CS, CP)"
+            if f == "capacity":
+                return f"CAP[{a[0]}]"
+            if f == "room":
+                return f"room(Z, CAP, {a[0]})"
             if f == "owner":
                 return f"OWNER[{a[0]}]" if kind0 == "comp" else f"ZOWNER[{a[0]}]"
         raise AssertionError(e)  # pragma: no cover

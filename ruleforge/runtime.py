@@ -269,3 +269,8 @@ def table_lookup(table: tuple, x):
         if x >= key:
             return value
     return default
+
+
+def room(zones: list, capacity: tuple, zi: int):
+    """Free places left in a zone with a capacity; none for a zone without one."""
+    return None if capacity[zi] is None else capacity[zi] - len(zones[zi])
