@@ -1281,6 +1281,9 @@ class Compiler:
             if f == "capacity":
                 return f"CAP[{a[0]}]"
             if f == "room":
+                caps = {z.capacity for z in self.zones if z.name == getattr(self.ck.types.get(args[0]), "name", "")}
+                if len(caps) == 1 and None not in caps:  # a known zone: its capacity is a constant
+                    return f"({caps.pop()} - len(Z[{a[0]}]))"
                 return f"room(Z, CAP, {a[0]})"
             if f == "owner":
                 return f"OWNER[{a[0]}]" if kind0 == "comp" else f"ZOWNER[{a[0]}]"
