@@ -602,6 +602,10 @@ class Checker:
             return list_of(PLAYER)
         if isinstance(e, ast.ListLit):
             ts = [self.expr(i, scope) for i in e.items]
+            for item, t in zip(e.items[1:], ts[1:]):
+                if not compatible(ts[0], t) and not compatible(t, ts[0]) or t.kind != ts[0].kind:
+                    if ANY not in (t, ts[0]) and NONE not in (t, ts[0]):
+                        self.error(item.pos, f"a list holds one type: this is {t}, the first is {ts[0]}")
             return list_of(ts[0] if ts else ANY)
         if isinstance(e, ast.Table):
             self.expect(e.subject, scope, INT, "a table's subject")

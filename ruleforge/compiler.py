@@ -116,6 +116,9 @@ class Compiler:
         self.tables: list[tuple] = []  # constant step tables, looked up by table_lookup
         self.points: list[tuple[int, ...]] = []  # the action sets that decisions offer
         self.files: list[str] = []  # rules files named by position tags
+        self._label_ns: dict | None = None
+        self.precomputed: list[str] = []  # functions listing the state-free legal arguments
+        self.trigger_stack: list[ast.TriggerDecl] = []  # triggers being inlined, to refuse cycles
         self.options = options
         self.blocks: list[list[str]] = []
         self.cur: int = -1
@@ -381,7 +384,7 @@ class Compiler:
             parts.append(f"def b{i}(st):")
             parts.extend(_prologue(body, ("Z", "st.z"), ("V", "st.v"), ("L", "st.l"), ("P", "st.p")))
             parts.extend(body)
-        parts += legal_src + label_src + score_src + self.direct_src + [rank_src]
+        parts += legal_src + label_src + score_src + self.direct_src + self.precomputed + [rank_src]
         source = "\n".join(parts) + "\n"
         last: ast.Pos | None = None
         for lineno, line in enumerate(source.splitlines(), 1):
@@ -396,7 +399,9 @@ class Compiler:
         ns["LBL"] = self.comp_label
         ns["LOGT"] = self.log_templates
         code = compile(source, f"<ruleforge:{self.m.title}>", "exec")
+        ns["PRE"] = pre = []
         exec(code, ns)  # noqa: S102 - our own generated code
+        pre.extend([ns[f"pre_{k}"](me) for me in range(self.n)] for k in range(len(self.precomputed)))
         blocks = [ns[f"b{i}"] for i in range(len(self.blocks))]
         var_init = self.initial_vars(ns)
         prop_init = []
@@ -448,7 +453,9 @@ class Compiler:
         for p in info.props:
             env.names[p] = "None"
         code = self.cx_text(info.decl.label, env)
-        return eval(code, self.base_namespace())  # noqa: S307
+        if self._label_ns is None:
+            self._label_ns = self.base_namespace()
+        return eval(code, self._label_ns)  # noqa: S307
 
     # --- defs -------------------------------------------------------------------------------
     def compile_def(self, d: ast.DefDecl) -> str:
@@ -523,6 +530,18 @@ class Compiler:
 
     def compile_triggered_move(self, s: ast.Move, env: _Env, triggers: list, persistent: bool) -> None:
         """A move that may fire triggers: one component at a time, each trigger right after it."""
+        for t in triggers:
+            if t in self.trigger_stack:
+                raise RulesError([Diagnostic(t.pos, "this trigger may fire itself through its own moves",
+                                             "narrow it with 'from' / 'into', or move to a zone it does not watch")],
+                                 self.ck.sources)
+        self.trigger_stack.extend(triggers)
+        try:
+            self._compile_triggered_move(s, env, triggers)
+        finally:
+            del self.trigger_stack[-len(triggers):]
+
+    def _compile_triggered_move(self, s: ast.Move, env: _Env, triggers: list) -> None:
         e = self.emit
         kind = self.ck.types[s.what].kind
         suspending = any(self.trigger_suspends(t) for t in triggers)
@@ -535,6 +554,8 @@ class Compiler:
             # the top N, top first; `max` so that N = 0 (or less) moves nothing, as move_top does
             items = (f"Z[{self.cx(s.what, env)}][::-1][:max(0, {self.cx(s.top, env)})]" if s.top is not None
                      else f"list({self.cx_iter(s.what, env)})")
+            if s.at_bottom and s.top is None:
+                items += "[::-1]"  # one at a time under the pile: the last first keeps the group's order
             e(f"_d{k} = {self.cx(s.dest, env)}", s.pos)
             e(f"for _c{k} in {items}:")
             self.indent += 1
@@ -913,13 +934,19 @@ class Compiler:
         params = info.decl.params
         env = _Env({"me": "me", **{q.name: f"a_{q.name}" for q in params}}, me="me")
         variables = [f"a_{q.name}" for q in params]
+        conds = [(cond, self.tag(r.pos)) for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require))
+                 for cond in _conjuncts(self.cx(r, env))]
+        domains = [self.cx_iter(q.domain, env) for q in params]
+        fixed = [c for c in conds if _stateless(c[0]) and _uses(pyast.parse(c[0], mode="eval"), variables)]
+        if params and all(_stateless(d) for d in domains):
+            return lines + self.precomputed_legal(aid, variables, domains, fixed,
+                                                  [c for c in conds if c not in fixed], terminal)
         # Each condition is tested in the outermost loop where all it reads is bound,
         # so a condition on the first parameter prunes before the second is enumerated.
         placed: dict[int, list[str]] = {}
         hoists = itertools.count()
-        for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require)):
-            tag = self.tag(r.pos)
-            for cond in _conjuncts(self.cx(r, env)):
+        for cond, tag in conds:
+            if True:
                 depth, hoisted, rest = _placement(cond, variables)
                 if hoisted is not None:
                     name = f"h{aid}_{next(hoists)}"
@@ -937,6 +964,41 @@ class Compiler:
                     lines.append(indent + "    " + ("continue" if depth else terminal))
         args = "(" + "".join(f"{v}, " for v in variables) + ")"
         lines.append("    " * (len(params) + 1) + f"out.append(({aid}, {args}))")
+        return lines
+
+    def precomputed_legal(self, aid: int, variables: list[str], domains: list[str], fixed: list,
+                          dynamic: list, terminal: str) -> list[str]:
+        """Parameters whose domains and some conditions do not depend on the state (pairs of
+        cells in one row, say) are enumerated once per player when the rules are compiled;
+        only the conditions that read the state are tested while the game runs."""
+        k = len(self.precomputed)
+        pre = [f"def pre_{k}(me):", "    out = []"]
+        depth = 1
+        for var, dom in zip(variables, domains):
+            pre.append("    " * depth + f"for {var} in {dom}:")
+            depth += 1
+            for cond, _tag in fixed:
+                if _uses(pyast.parse(cond, mode="eval"), variables) == depth - 1:
+                    pre.append("    " * depth + f"if not ({cond}):")
+                    pre.append("    " * depth + "    continue")
+        pre.append("    " * depth + f"out.append(({aid}, (" + "".join(f"{v}, " for v in variables) + ")))")
+        pre.append("    return out")
+        self.precomputed.append("\n".join(pre))
+        lines = []
+        for cond, tag in dynamic:  # conditions without parameters first: leave early
+            if not _uses(pyast.parse(cond, mode="eval"), variables):
+                lines.append(f"    if not ({cond}):{tag}")
+                lines.append(f"        {terminal}")
+        inner = [(c, t) for c, t in dynamic if _uses(pyast.parse(c, mode="eval"), variables)]
+        if not inner:
+            lines.append(f"    out.extend(PRE[{k}][me])")
+            return lines
+        lines.append(f"    for action in PRE[{k}][me]:")
+        lines.append("        " + ", ".join(variables) + ", = action[1]")
+        for cond, tag in inner:
+            lines.append(f"        if not ({cond}):{tag}")
+            lines.append("            continue")
+        lines.append("        out.append(action)")
         return lines
 
     def compile_public_label(self, info: ActionInfo) -> str:
@@ -1034,11 +1096,13 @@ class Compiler:
         lines.append(f"{pad}        P[{prop}][{var}] = v{k}")
         lines.append(f"{pad}    out = list(base{k}[0]); t = base{k}[1]")
         self.emit_score_items(rest, index, env, lines, depth + 1)
-        lines.append(f"{pad}    if best{k} is None or t > best{k}[1]:")
-        lines.append(f"{pad}        best{k} = (out, t)")
+        # the best for the player: the highest total, then the game's ranking (e.g. a tie-breaker)
+        lines.append(f"{pad}    key{k} = (t, rank_key(st, p))")
+        lines.append(f"{pad}    if best{k} is None or key{k} > best{k}[2]:")
+        lines.append(f"{pad}        best{k} = (out, t, key{k})")
         lines.append(f"{pad}for {var}, v{k} in zip(sel{k}, saved{k}):")
         lines.append(f"{pad}    P[{prop}][{var}] = v{k}")
-        lines.append(f"{pad}out, t = best{k}")
+        lines.append(f"{pad}out, t = best{k}[0], best{k}[1]")
 
     def compile_ranking(self) -> str:
         r = self.m.ranking
@@ -1179,6 +1243,12 @@ class Compiler:
         if isinstance(e, ast.Not):
             return f"(not {self.cx(e.operand, env)})"
         if isinstance(e, ast.Compare):
+            found = _count_vs_zero(e)
+            if found is not None:  # count(...) > 0 and the like: stop at the first one found
+                gen, negate = found
+                code = self.cx(ast.GenCall(gen.pos, "any", ast.Name(gen.pos, "true"), gen.var, gen.source,
+                                           gen.cond, None, gen.more), env)
+                return f"(not {code})" if negate else code
             if e.op == "is":
                 res = self.ck.res.get(e)
                 x = self.cx(e.left, env)
@@ -1257,7 +1327,7 @@ class Compiler:
             where = f"st.w[{a[0]}]" if kind0 == "comp" else a[0]
             if f == "cell":
                 rows, cols = self.grid_of(args[0])
-                if all(_SIMPLE.match(x) for x in a[1:]):  # inline: positions are looked up everywhere
+                if all(_CHEAP.match(x) for x in a[1:]):  # inline: positions are looked up everywhere
                     lit_r = a[1].isdigit() and 1 <= int(a[1]) <= rows
                     lit_c = a[2].isdigit() and 1 <= int(a[2]) <= cols
                     checks = ([] if lit_r else [f"1 <= {a[1]} <= {rows}"]) + \
@@ -1341,9 +1411,27 @@ class Compiler:
 
 
 _CONSTANT = re.compile(r"^(?:\(?-?\d+\)?|'[^']*'|None|True|False)$")
+_CHEAP = re.compile(r"^(?:(?:ROW|COL|ZOWNER)\[[A-Za-z_][A-Za-z0-9_]*\]|[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+)$")
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+|'[^']*'|args\[\d+\])$")
 _JUMP = re.compile(r"^(\s*)return (\d+)(?:  # .*)?$")
 MAX_FUSED_LINES = 80
+
+
+def _stateless(code: str) -> bool:
+    """Generated code that reads nothing of the state (only arguments, `me` and fixed tables)."""
+    return not re.search(r"\b(?:Z|V|P|L|st|rand_choice)\b", code)
+
+
+def _count_vs_zero(e: ast.Compare) -> tuple[ast.GenCall, bool] | None:
+    """`count(g) > 0`, `>= 1`, `!= 0` (any) or `== 0`, `< 1` (none): a generator and whether negated."""
+    gen, op, value = e.left, e.op, e.right
+    if not (isinstance(gen, ast.GenCall) and gen.func == "count" and isinstance(value, ast.IntLit)):
+        return None
+    if (op, value.value) in ((">", 0), (">=", 1), ("!=", 0)):
+        return gen, False
+    if (op, value.value) in (("==", 0), ("<", 1), ("<=", 0)):
+        return gen, True
+    return None
 
 
 def _uses(node: pyast.AST, variables: list[str]) -> int:

@@ -104,7 +104,8 @@ def move_all(st: State, src: int, dst: int, bottom: bool = False) -> None:
 
 
 def move_list(st: State, comps, dst: int, bottom: bool = False) -> None:
-    for c in list(comps):
+    items = list(comps)
+    for c in reversed(items) if bottom else items:  # under the pile, the group keeps its order
         move(st, c, dst, bottom)
 
 
