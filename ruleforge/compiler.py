@@ -1243,11 +1243,13 @@ class Compiler:
         if isinstance(e, ast.Not):
             return f"(not {self.cx(e.operand, env)})"
         if isinstance(e, ast.Compare):
-            found = _count_vs_zero(e)
+            found = _count_vs_zero(e, self.m.defs)
             if found is not None:  # count(...) > 0 and the like: stop at the first one found
                 gen, negate = found
-                code = self.cx(ast.GenCall(gen.pos, "any", ast.Name(gen.pos, "true"), gen.var, gen.source,
-                                           gen.cond, None, gen.more), env)
+                true = ast.Name(gen.pos, "true")
+                self.ck.res[true] = ("const", "true")
+                code = self.cx(ast.GenCall(gen.pos, "any", true, gen.var, gen.source, gen.cond, None, gen.more),
+                               env if gen is e.left else _Env())
                 return f"(not {code})" if negate else code
             if e.op == "is":
                 res = self.ck.res.get(e)
@@ -1422,9 +1424,13 @@ def _stateless(code: str) -> bool:
     return not re.search(r"\b(?:Z|V|P|L|st|rand_choice)\b", code)
 
 
-def _count_vs_zero(e: ast.Compare) -> tuple[ast.GenCall, bool] | None:
-    """`count(g) > 0`, `>= 1`, `!= 0` (any) or `== 0`, `< 1` (none): a generator and whether negated."""
+def _count_vs_zero(e: ast.Compare, defs: dict) -> tuple[ast.GenCall, bool] | None:
+    """`count(g) > 0`, `>= 1`, `!= 0` (any) or `== 0`, `< 1` (none): a generator and whether negated.
+
+    A def without parameters whose body is such a count is looked through."""
     gen, op, value = e.left, e.op, e.right
+    if isinstance(gen, ast.Name) and gen.ident in defs and not defs[gen.ident].params:
+        gen = defs[gen.ident].body
     if not (isinstance(gen, ast.GenCall) and gen.func == "count" and isinstance(value, ast.IntLit)):
         return None
     if (op, value.value) in ((">", 0), (">=", 1), ("!=", 0)):
