@@ -265,10 +265,13 @@ def play(file: str, players: int | None, seed: int, agents: str, option: tuple[s
     seats = make_agents(agents, n, seed, input_fn=_prompt, output_fn=click.echo)
     steps: list[dict[str, str]] = []
     shown = 0
+    # With a person at the table, the log is printed as that person may read it.
+    humans = [p for p, agent in enumerate(seats) if getattr(agent, "name", "") == "human"]
+    viewer = humans[0] if humans else None
 
     def show_log() -> None:
         nonlocal shown
-        lines = game.log_lines(shown)
+        lines = game.log_lines(shown, viewer=viewer)
         shown = len(game.state.log)
         if not quiet:
             for line in lines:

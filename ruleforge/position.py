@@ -60,6 +60,9 @@ def _layout(game: Game, key: str, value: Any, zones: list[int]) -> list[tuple[in
 def build_position(rules: Rules, data: Any) -> Game:
     if not isinstance(data, dict) or data.get("format") != POSITION_FORMAT:
         raise GameError(f"not a position (expected \"format\": \"{POSITION_FORMAT}\")")
+    unknown = sorted(set(data) - {"format", "players", "seed", "zones", "props", "vars"})
+    if unknown:
+        raise _fail(unknown[0], "unknown key (a position has format, players, seed, zones, props and vars)")
     players = data.get("players")
     if not isinstance(players, int) or isinstance(players, bool):
         raise _fail("players", "must be a number")

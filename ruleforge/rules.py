@@ -55,6 +55,9 @@ class Rules:
         key = (players, tuple(sorted(options.items())), extras)
         prog = self._programs.get(key)
         if prog is None:
+            if extras:  # programs for hand-built positions: keep only the latest few
+                for old in [k for k in self._programs if k[2]][:-7]:
+                    del self._programs[old]
             prog = self._programs[key] = compile_program(self.checker, players, options, extras)
         return prog
 

@@ -25,7 +25,6 @@ import pytest
 from click.testing import CliRunner, Result
 
 import ruleforge
-from ruleforge import runtime
 from ruleforge.cli import main
 from ruleforge.engine import Game
 
