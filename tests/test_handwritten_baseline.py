@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from baselines import load_baseline
 
 BASELINE = Path(__file__).parents[1] / "bench" / "handwritten_hagakure.py"
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("handwritten_hagakure", BASELINE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
 
 
-hw = _load()
+hw = load_baseline("handwritten_hagakure")
 OF = hw.OLD_FOOL
 
 

@@ -11,17 +11,15 @@ position 3, "H3" Hand position 3 (under L3). Oracle cells are 0-4 (Line) and 5-9
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import re
-import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NamedTuple
 
 import pytest
+from baselines import load_baseline
 from click.testing import CliRunner, Result
 
 import ruleforge
@@ -33,21 +31,11 @@ NAISHI = str(ROOT / "games" / "naishi.rules")
 RULES = ruleforge.load(NAISHI)
 EXAMPLE_FILE = ROOT / "docs" / "examples" / "naishi_example1.json"
 POSITIONS_DOC = ROOT / "docs" / "positions.md"
-ORACLE = ROOT / "bench" / "handwritten_naishi.py"
 
 
-def _oracle() -> ModuleType:
-    if "handwritten_naishi" in sys.modules:
-        return sys.modules["handwritten_naishi"]
-    spec = importlib.util.spec_from_file_location("handwritten_naishi", ORACLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
 
 
-hw = _oracle()
+hw = load_baseline("handwritten_naishi")
 
 M = "Mountain"
 N = "Naishi"

@@ -20,37 +20,26 @@ Every decision is a seeded random legal action, applied through the engine's fas
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+from baselines import load_baseline
 
 import ruleforge
 from ruleforge import Game
 
 ROOT = Path(__file__).parents[1]
 RULES = ruleforge.load(ROOT / "games" / "naishi.rules")
-ORACLE = ROOT / "bench" / "handwritten_naishi.py"
 
 GAMES = 1000
 MAX_STEPS = 400  # a random game takes about 35 decisions; 30 River cards bound its turns
 
 
-def _oracle() -> ModuleType:
-    if "handwritten_naishi" in sys.modules:
-        return sys.modules["handwritten_naishi"]
-    spec = importlib.util.spec_from_file_location("handwritten_naishi", ORACLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
 
 
-hw = _oracle()
+hw = load_baseline("handwritten_naishi")
 
 
 class Layout:
