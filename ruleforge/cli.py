@@ -218,9 +218,7 @@ def check(files: tuple[str, ...]) -> None:
     for path in files:
         try:
             rules = load_rules(path)
-            lo, hi = rules.player_range
-            for n in range(lo, hi + 1):  # setup-time values are only known per player count
-                rules.program(n)
+            rules.check_player_counts()  # setup-time values are only known per player count
         except RulesError as err:
             click.echo(err.render(), err=True)
             failed += 1

@@ -113,10 +113,12 @@ class Compiler:
         self.m = checker.model
         self.n = players
         self.extras = extras
+        self.check_only = False
         self.tables: list[tuple] = []  # constant step tables, looked up by table_lookup
         self.points: list[tuple[int, ...]] = []  # the action sets that decisions offer
         self.files: list[str] = []  # rules files named by position tags
         self._label_ns: dict | None = None
+        self._setup_ns: dict | None = None
         self.precomputed: list[str] = []  # functions listing the state-free legal arguments
         self.trigger_stack: list[ast.TriggerDecl] = []  # triggers being inlined, to refuse cycles
         self.options = options
@@ -188,9 +190,10 @@ class Compiler:
     def eval_const(self, e: ast.Expr, extra: dict | None = None):
         """Evaluate a setup-time expression (player count, options, literals)."""
         code = self.cx(e, _Env())
-        ns = {"st": self._setup_state, **self.base_namespace()}
-        if extra:
-            ns.update(extra)
+        if self._setup_ns is None or self._setup_ns["st"] is not self._setup_state:
+            # setup values read no zones or components, so one namespace serves them all
+            self._setup_ns = {"st": self._setup_state, **self.base_namespace()}
+        ns = dict(self._setup_ns, **extra) if extra else self._setup_ns
         try:
             return eval(code, ns)  # noqa: S307 - our own generated code
         except Exception as err:  # e.g. a var read during setup, or a table with no entry
@@ -333,7 +336,7 @@ class Compiler:
         return f"L[{self.n_locals - 1}]"
 
     # --- compile all -------------------------------------------------------------------
-    def compile(self) -> Program:
+    def compile(self) -> Program | None:
         self.comp_attrs = []
         self.layout()
         self.build_components()
@@ -371,6 +374,8 @@ class Compiler:
         label_src += [self.compile_visibility(i, cond) for i, cond in enumerate(self.vis_conds)]
         score_src = [self.compile_scoring(s) for s in self.m.scorings.values()]
         rank_src = self.compile_ranking()
+        if self.check_only:  # every setup value and table was worked out: nothing more can fail
+            return None
         return self.link(legal_src, label_src, score_src, rank_src)
 
     def link(self, legal_src, label_src, score_src, rank_src) -> Program:
@@ -1609,7 +1614,17 @@ def compile_program(checker: Checker, players: int, options: dict | None = None,
     """Compile for a player count. `extras` are labels of components to add beyond the
     game's own set (copies of the first component with that label): hand-built positions
     may hold more of a card than the box does."""
-    return Compiler(checker, players, options or {}, extras).compile()
+    program = Compiler(checker, players, options or {}, extras).compile()
+    assert program is not None
+    return program
+
+
+def check_setup(checker: Checker, players: int) -> None:
+    """Everything compiling for a player count can find wrong (setup values, tables that
+    miss the count), without building the program: raises RulesError."""
+    compiler = Compiler(checker, players, {})
+    compiler.check_only = True
+    compiler.compile()
 
 
 __all__ = ["Program", "compile_program", "INT"]

@@ -67,6 +67,16 @@ class Rules:
 
         return build_position(self, data)
 
+    def check_player_counts(self) -> None:
+        """Find what only shows for a given player count (setup values, tables), for every
+        count the game allows; raises RulesError."""
+        from .compiler import check_setup
+
+        lo, hi = self.model.players
+        for n in range(lo, hi + 1):
+            if not any(key[0] == n for key in self._programs):
+                check_setup(self.checker, n)
+
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> Game:
         return Game(self.program(players, options), seed)
 
