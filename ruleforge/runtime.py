@@ -194,25 +194,28 @@ def cell_at(first: int, row: int, column: int, rows: int, columns: int):
 
 
 def groups(items: list, where, adjacency: tuple) -> list[list]:
-    """Split cells (or components, placed by `where`) into orthogonally connected groups."""
-    import networkx as nx
+    """Split cells (or components, placed by `where`) into orthogonally connected groups.
+
+    networkx's union-find joins items in the same or adjacent cells; it is much lighter
+    than building a graph for the few items a grid holds.
+    """
+    from networkx.utils import UnionFind
 
     cell_of = (lambda x: x) if where is None else where.__getitem__
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(items)))
-    by_cell: dict[int, list[int]] = {}
-    for i, x in enumerate(items):
-        by_cell.setdefault(cell_of(x), []).append(i)
+    joined = UnionFind(range(len(items)))
+    by_cell: dict[int, int] = {}
     for i, x in enumerate(items):
         here = cell_of(x)
-        for j in by_cell[here]:
-            if j != i:
-                graph.add_edge(i, j)
+        if here in by_cell:
+            joined.union(by_cell[here], i)
+        else:
+            by_cell[here] = i
+    for here, i in by_cell.items():
         for near in adjacency[here]:
-            for j in by_cell.get(near, ()):
-                graph.add_edge(i, j)
-    parts = [sorted(part) for part in nx.connected_components(graph)]
-    parts.sort(key=lambda part: part[0])
+            j = by_cell.get(near)
+            if j is not None:
+                joined.union(i, j)
+    parts = sorted(sorted(part) for part in joined.to_sets())
     return [[items[i] for i in part] for part in parts]
 
 
