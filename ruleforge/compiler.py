@@ -121,6 +121,7 @@ class Compiler:
         self._setup_ns: dict | None = None
         self.precomputed: list[str] = []  # functions listing the state-free legal arguments
         self.trigger_stack: list[ast.TriggerDecl] = []  # triggers being inlined, to refuse cycles
+        self.grouped: set[int] = set()  # precomputed lists grouped by their first argument
         self.options = options
         self.blocks: list[list[str]] = []
         self.cur: int = -1
@@ -406,7 +407,11 @@ class Compiler:
         code = compile(source, f"<ruleforge:{self.m.title}>", "exec")
         ns["PRE"] = pre = []
         exec(code, ns)  # noqa: S102 - our own generated code
-        pre.extend([ns[f"pre_{k}"](me) for me in range(self.n)] for k in range(len(self.precomputed)))
+        for k in range(len(self.precomputed)):
+            per_player = [ns[f"pre_{k}"](me) for me in range(self.n)]
+            if k in self.grouped:  # [(first argument, [its actions]), ...], in order
+                per_player = [_group_by_first(actions) for actions in per_player]
+            pre.append(per_player)
         blocks = [ns[f"b{i}"] for i in range(len(self.blocks))]
         var_init = self.initial_vars(ns)
         prop_init = []
@@ -998,6 +1003,25 @@ class Compiler:
         if not inner:
             lines.append(f"    out.extend(PRE[{k}][me])")
             return lines
+        first = [(c, t) for c, t in inner if _uses(pyast.parse(c, mode="eval"), variables) == 1]
+        if first and len(variables) > 1:
+            # conditions on the first parameter alone: test them once per value, not per action
+            self.grouped.add(k)
+            lines.append(f"    for {variables[0]}, actions in PRE[{k}][me]:")
+            for cond, tag in first:
+                lines.append(f"        if not ({cond}):{tag}")
+                lines.append("            continue")
+            rest = [(c, t) for c, t in inner if (c, t) not in first]
+            if not rest:
+                lines.append("        out.extend(actions)")
+                return lines
+            lines.append("        for action in actions:")
+            lines.append("            " + ", ".join(variables) + ", = action[1]")
+            for cond, tag in rest:
+                lines.append(f"            if not ({cond}):{tag}")
+                lines.append("                continue")
+            lines.append("            out.append(action)")
+            return lines
         lines.append(f"    for action in PRE[{k}][me]:")
         lines.append("        " + ", ".join(variables) + ", = action[1]")
         for cond, tag in inner:
@@ -1422,6 +1446,15 @@ _CHEAP = re.compile(r"^(?:(?:ROW|COL|ZOWNER)\[[A-Za-z_][A-Za-z0-9_]*\]|[A-Za-z_]
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+|'[^']*'|args\[\d+\])$")
 _JUMP = re.compile(r"^(\s*)return (\d+)(?:  # .*)?$")
 MAX_FUSED_LINES = 80
+
+
+def _group_by_first(actions: list) -> list:
+    groups: list = []
+    for action in actions:
+        if not groups or groups[-1][0] != action[1][0]:
+            groups.append((action[1][0], []))
+        groups[-1][1].append(action)
+    return groups
 
 
 def _stateless(code: str) -> bool:
