@@ -93,6 +93,7 @@ class Program:
     direct: list = attrs.Factory(list)  # per action: its plain function, if it never decides
     public_label_funcs: list = attrs.Factory(list)  # per action: what others see, if secret
     vis_funcs: list = attrs.Factory(list)  # conditions of `visible ... if cond`
+    initial: object = None  # the state before the flow starts, made by the engine on first use
     state_labels: list = attrs.Factory(list)  # per action: its label reads the state (log it as text)
 
 

@@ -48,6 +48,16 @@ class Game:
 
     # --- setup -----------------------------------------------------------------------
     def _initial_state(self, seed: int) -> State:
+        """The components where they start, variables at their initial values: built once
+        per program, then copied (a list copy is cheaper than building every list again)."""
+        prog = self.program
+        if prog.initial is None:
+            prog.initial = self._build_initial_state()
+        st = prog.initial.clone()
+        st.rng = runtime.seed_state(seed)
+        return st
+
+    def _build_initial_state(self) -> State:
         prog = self.program
         st = State()
         st.z = [[] for _ in prog.zones]
@@ -60,7 +70,7 @@ class Game:
         st.b = [0] * (prog.players * len(prog.items))
         st.pc = 0
         st.stack = []
-        st.rng = runtime.seed_state(seed)
+        st.rng = 0
         st.turn = 0
         st.used = {}
         st.seen = [[] for _ in range(prog.players)]
