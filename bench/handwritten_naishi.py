@@ -12,7 +12,10 @@ reveals always happen at the end of the action that uncovered the card, §4.3).
 Players are seats 0 and 1; totals are returned by seat, not by turn order.
 
 Random play: every decision draws uniformly (``rng.choice``) from the list of legal
-options, recomputed at that decision, in this sequential decomposition:
+options, recomputed at that decision. Two policies split a turn into decisions
+differently (``play_game(rng, policy=...)``); setup, Gift and reveal are common.
+
+``policy="type-first"`` (the default) picks the kind of action first, then its details:
 
 Setup (not decisions: ``rng.randrange(2)`` for the first player, ``rng.shuffle`` for the
 development deck and for each Hand's layout)
@@ -34,7 +37,22 @@ Turn (one main action and at most one bonus action, the bonus only with a Develo
   territory pairs (Line pairs, Hand pairs, then same-column Line/Hand pairs).
   Concrete Discard-2 moves: pairs ``(i, j)``, i < j, of piles showing a card.
 
-Final reveal (``ninja_choice="random"``, the default): seat 0 then seat 1, each Ninja in
+``policy="engine"`` offers the complete legal actions grouped into decisions exactly as
+games/naishi.rules does, so that it plays the same distribution of games as the
+engine's uniform random agent and does the same work per decision:
+  1. Turn start (the rules' ``choose: develop, swap_bonus, discard_bonus, decree,
+     recall, declare``), one flat list: every Develop target ``(DEVELOP, pile, row)``
+     of a showing pile (up to 10), ``SWAP_FIRST``, ``DISCARD_FIRST``, the 10 cells
+     ``(DECREE, cell)``, ``RECALL``, ``DECLARE`` (the legal ones, in that order).
+  2. After a Develop, if an Emissary could still be placed: ``SWAP`` / ``DISCARD`` (legal
+     ones) / ``NO_BONUS`` (the rules' ``pass``); after ``SWAP`` or ``DISCARD``: the
+     concrete move, as above (the rules' ``swap_river`` + ``swap_own``, ``discard_two``).
+  3. After ``SWAP_FIRST`` / ``DISCARD_FIRST``: the concrete move, then a forced Develop
+     decision among the Develop targets (the rules' second ``choose: develop``).
+  A Decree, Recall or Declare is a single decision.
+
+Final reveal (``ninja_choice="random"``, the default): seat 0 then seat 1 (under
+``policy="engine"``: the first player then the other, as the rules do), each Ninja in
 cell order picks uniformly among the distinct copyable character types present in its
 owner's territory (Naishi, Advisor, Sentinel, Monk, Horseman, Ronin; two Advisors are
 one option since copying either is identical); one type: automatic, no draw; none: the
@@ -54,6 +72,7 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # --- cards -------------------------------------------------------------------------------
 
@@ -316,6 +335,20 @@ PILE_PAIRS: tuple[tuple[int, int], ...] = tuple(itertools.combinations(range(5),
 DEVELOP_TARGETS: tuple[tuple[int, int], ...] = tuple((i, row) for i in range(5) for row in (0, 5))
 DECREE_CELLS: tuple[int, ...] = tuple(range(10))
 
+# The random policies (see the module docstring).
+TYPE_FIRST = "type-first"
+ENGINE = "engine"
+POLICIES: tuple[str, ...] = (TYPE_FIRST, ENGINE)
+
+# The complete actions of a turn's main decision under ``policy="engine"``, as
+# (kind, a, b): (DEVELOP, pile, row offset), (DECREE, cell, 0), the others (kind, 0, 0).
+MAIN_DEVELOPS: tuple[tuple[str, int, int], ...] = tuple((DEVELOP, pile, row) for pile, row in DEVELOP_TARGETS)
+MAIN_SWAP_FIRST = (SWAP_FIRST, 0, 0)
+MAIN_DISCARD_FIRST = (DISCARD_FIRST, 0, 0)
+MAIN_DECREES: tuple[tuple[str, int, int], ...] = tuple((DECREE, cell, 0) for cell in DECREE_CELLS)
+MAIN_RECALL = (RECALL, 0, 0)
+MAIN_DECLARE = (DECLARE, 0, 0)
+
 
 @dataclass
 class GameResult:
@@ -338,34 +371,26 @@ class GameResult:
     emissaries: dict[str, object] = field(default_factory=dict)
 
 
-def play_game(rng: random.Random, ninja_choice: str = "random") -> GameResult:
-    """Play one whole uniformly random base game of Naishi."""
-    if ninja_choice not in ("random", "best"):
-        raise ValueError(f"ninja_choice must be 'random' or 'best', not {ninja_choice!r}")
+class _Played(NamedTuple):
+    """What a turn loop hands back to `play_game`: the turns and the Emissaries' places."""
+
+    turns: int
+    decisions: int
+    history: list[tuple[int, str]]
+    end: str
+    declared_by: int | None
+    reserve: list[int]
+    on_swap: list[int]
+    on_discard: list[int]
+    decree_owner: int
+
+
+def _turns_type_first(rng: random.Random, first: int, piles: list[list[str]], terr: list[list[str]],
+                      discard: list[str]) -> _Played:
+    """The turns under ``policy="type-first"``: the kind of action first, then its details."""
     choice = rng.choice
     decisions = 0
-
-    # Setup (§3).
-    first = rng.randrange(2)
-    deck = list(DEVELOPMENT_DECK)
-    rng.shuffle(deck)
-    dealt = [deck[0:2], deck[2:4]]
-    piles = [deck[4 + 6 * i : 10 + 6 * i] for i in range(5)]
-    discard: list[str] = []
     river_cards = 30  # revealed + face-down cards left in the River
-
-    # Gift: both choose (first player's draw first), then both gifts are handed over.
-    gives = [0, 0]
-    for seat in (first, 1 - first):
-        gives[seat] = choice((0, 1))
-        decisions += 1
-    terr: list[list[str]] = []
-    for seat in (0, 1):
-        kept = dealt[seat][1 - gives[seat]]
-        received = dealt[1 - seat][gives[1 - seat]]
-        hand = [kept, received, MOUNTAIN, MOUNTAIN, MOUNTAIN]
-        rng.shuffle(hand)
-        terr.append([MOUNTAIN] * 5 + hand)
 
     reserve = [2, 2]
     on_swap = [0, 0]
@@ -499,23 +524,215 @@ def play_game(rng: random.Random, ninja_choice: str = "random") -> GameResult:
             end_triggered = True
         current = 1 - me
 
-    # Final reveal and Ninja copies (§5, §6.3).
-    copies: list[dict[int, str | None]] = []
-    for seat in (0, 1):
+    return _Played(turns, decisions, history, end, declared_by, reserve, on_swap, on_discard, decree_owner)
+
+
+def _turns_engine(rng: random.Random, first: int, piles: list[list[str]], terr: list[list[str]],
+                  discard: list[str]) -> _Played:
+    """The turns under ``policy="engine"``: every complete action at once, as the rules file offers.
+
+    Each decision is the list of legal complete actions that games/naishi.rules offers at
+    the same point (see the module docstring), and ``rng.choice`` picks one.
+    """
+    choice = rng.choice
+    decisions = 0
+    river_cards = 30  # revealed + face-down cards left in the River
+
+    reserve = [2, 2]
+    on_swap = [0, 0]
+    on_discard = [0, 0]
+    decree_owner = -1
+
+    end_triggered = False
+    declared_by: int | None = None
+    end = ""
+    turns = 0
+    history: list[tuple[int, str]] = []
+    current = first
+
+    while True:
+        me = current
+        mine = terr[me]
+        shown = [i for i in range(5) if piles[i]]
+
+        # The turn's main decision: every Develop target, the two bonuses taken first,
+        # every Decree cell, Recall and Declare, in one list (the rules' `choose`).
+        options = [t for t in MAIN_DEVELOPS if piles[t[1]]]
+        if reserve[me] > 0:
+            if shown and on_swap[0] + on_swap[1] < SWAP_SPOTS:
+                options.append(MAIN_SWAP_FIRST)
+            # Before the Develop, Discard-2 also needs more than 2 River cards in total.
+            if len(shown) >= 2 and river_cards > 2 and on_discard[0] + on_discard[1] < DISCARD_SPOTS:
+                options.append(MAIN_DISCARD_FIRST)
+            if decree_owner < 0:
+                options.extend(MAIN_DECREES)
+        if on_swap[me] or on_discard[me]:
+            options.append(MAIN_RECALL)
+        if not end_triggered and len(shown) < 5:
+            options.append(MAIN_DECLARE)
+
+        declared = False
+        if options:
+            action, a, b = choice(options)
+            decisions += 1
+            history.append((me, action))
+            if action == DEVELOP:
+                # Develop (§4.1): the pile's next card is revealed right after.
+                cell = a + b
+                discard.append(mine[cell])
+                mine[cell] = piles[a].pop()
+                river_cards -= 1
+                # The bonus offer, when an Emissary could still be placed (§4.2).
+                if reserve[me] > 0:
+                    offer = []
+                    if on_swap[0] + on_swap[1] < SWAP_SPOTS:
+                        offer.append(SWAP)
+                    pairs = [(x, y) for x, y in PILE_PAIRS if piles[x] and piles[y]]
+                    if pairs and on_discard[0] + on_discard[1] < DISCARD_SPOTS:
+                        offer.append(DISCARD)
+                    if offer:
+                        offer.append(NO_BONUS)
+                        bonus = choice(offer)
+                        decisions += 1
+                        if bonus == SWAP:
+                            reserve[me] -= 1
+                            on_swap[me] += 1
+                            moves = [(RIVER_SWAP, x, y) for x, y in pairs]
+                            moves.extend(TERRITORY_SWAPS)
+                            kind, x, y = choice(moves)
+                            decisions += 1
+                            if kind == TERRITORY_SWAP:
+                                mine[x], mine[y] = mine[y], mine[x]
+                            else:
+                                px, py = piles[x], piles[y]
+                                px[-1], py[-1] = py[-1], px[-1]
+                        elif bonus == DISCARD:
+                            reserve[me] -= 1
+                            on_discard[me] += 1
+                            x, y = choice(pairs)
+                            decisions += 1
+                            discard.append(piles[x].pop())
+                            discard.append(piles[y].pop())
+                            river_cards -= 2
+            elif action == SWAP_FIRST or action == DISCARD_FIRST:
+                # A bonus first (§4.2): its concrete move, then a Develop is forced.
+                reserve[me] -= 1
+                pairs = [(x, y) for x, y in PILE_PAIRS if piles[x] and piles[y]]
+                if action == SWAP_FIRST:
+                    on_swap[me] += 1
+                    moves = [(RIVER_SWAP, x, y) for x, y in pairs]
+                    moves.extend(TERRITORY_SWAPS)
+                    kind, x, y = choice(moves)
+                    decisions += 1
+                    if kind == TERRITORY_SWAP:
+                        mine[x], mine[y] = mine[y], mine[x]
+                    else:
+                        px, py = piles[x], piles[y]
+                        px[-1], py[-1] = py[-1], px[-1]
+                else:
+                    on_discard[me] += 1
+                    x, y = choice(pairs)
+                    decisions += 1
+                    discard.append(piles[x].pop())
+                    discard.append(piles[y].pop())
+                    river_cards -= 2
+                pile, row = choice([t for t in DEVELOP_TARGETS if piles[t[0]]])
+                decisions += 1
+                cell = pile + row
+                discard.append(mine[cell])
+                mine[cell] = piles[pile].pop()
+                river_cards -= 1
+            elif action == DECREE:
+                theirs = terr[1 - me]
+                mine[a], theirs[a] = theirs[a], mine[a]
+                reserve[me] -= 1
+                decree_owner = me  # this Emissary never returns
+            elif action == RECALL:
+                reserve[me] += on_swap[me] + on_discard[me]
+                on_swap[me] = on_discard[me] = 0
+            else:  # DECLARE
+                declared = True
+        else:
+            history.append((me, "pass"))
+        turns += 1
+
+        # End of turn checks (§5).
+        if end_triggered:
+            break  # that was the final turn
+        if declared:
+            end_triggered = True
+            declared_by = me
+            end = "declared"
+        elif sum(1 for p in piles if not p) >= 2:
+            end = "depleted"
+            if me != first:
+                break  # the second player's turn ends the game at once
+            end_triggered = True
+        current = 1 - me
+
+    return _Played(turns, decisions, history, end, declared_by, reserve, on_swap, on_discard, decree_owner)
+
+
+def _reveal(rng: random.Random, terr: list[list[str]], order: tuple[int, int],
+            ninja_choice: str) -> tuple[list[dict[int, str | None]], int]:
+    """Every Ninja's copy at the final reveal (§5, §6.3), seats in ``order``; and the draws made."""
+    copies: list[dict[int, str | None]] = [{}, {}]
+    decisions = 0
+    for seat in order:
         cells = terr[seat]
         if ninja_choice == "best":
-            copies.append(resolve_copies(cells[:5], cells[5:]))
+            copies[seat] = resolve_copies(cells[:5], cells[5:])
             continue
         targets = copy_targets(cells)
         chosen: dict[int, str | None] = {}
         for c, card in enumerate(cells):
             if card == NINJA:
                 if len(targets) > 1:
-                    chosen[c] = choice(targets)
+                    chosen[c] = rng.choice(targets)
                     decisions += 1
                 else:
                     chosen[c] = targets[0] if targets else None
-        copies.append(chosen)
+        copies[seat] = chosen
+    return copies, decisions
+
+
+def play_game(rng: random.Random, ninja_choice: str = "random", policy: str = TYPE_FIRST) -> GameResult:
+    """Play one whole uniformly random base game of Naishi under the random ``policy``."""
+    if ninja_choice not in ("random", "best"):
+        raise ValueError(f"ninja_choice must be 'random' or 'best', not {ninja_choice!r}")
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, not {policy!r}")
+    choice = rng.choice
+    decisions = 0
+
+    # Setup (§3).
+    first = rng.randrange(2)
+    deck = list(DEVELOPMENT_DECK)
+    rng.shuffle(deck)
+    dealt = [deck[0:2], deck[2:4]]
+    piles = [deck[4 + 6 * i : 10 + 6 * i] for i in range(5)]
+    discard: list[str] = []
+
+    # Gift: both choose (first player's draw first), then both gifts are handed over.
+    gives = [0, 0]
+    for seat in (first, 1 - first):
+        gives[seat] = choice((0, 1))
+        decisions += 1
+    terr: list[list[str]] = []
+    for seat in (0, 1):
+        kept = dealt[seat][1 - gives[seat]]
+        received = dealt[1 - seat][gives[1 - seat]]
+        hand = [kept, received, MOUNTAIN, MOUNTAIN, MOUNTAIN]
+        rng.shuffle(hand)
+        terr.append([MOUNTAIN] * 5 + hand)
+
+    if policy == TYPE_FIRST:
+        played = _turns_type_first(rng, first, piles, terr, discard)
+        copies, drawn = _reveal(rng, terr, (0, 1), ninja_choice)
+    else:
+        played = _turns_engine(rng, first, piles, terr, discard)
+        copies, drawn = _reveal(rng, terr, (first, 1 - first), ninja_choice)
+    decisions += played.decisions + drawn
 
     breakdowns = []
     cols = []
@@ -541,23 +758,23 @@ def play_game(rng: random.Random, ninja_choice: str = "random") -> GameResult:
         discard=discard,
         ninja_copies=copies,
         breakdowns=breakdowns,
-        turns=turns,
+        turns=played.turns,
         decisions=decisions,
-        history=history,
-        end=end,
-        declared_by=declared_by,
+        history=played.history,
+        end=played.end,
+        declared_by=played.declared_by,
         emissaries={
-            "reserve": reserve,
-            "swap": on_swap,
-            "discard": on_discard,
-            "decree": decree_owner,
+            "reserve": played.reserve,
+            "swap": played.on_swap,
+            "discard": played.on_discard,
+            "decree": played.decree_owner,
         },
     )
 
 
-def play_random_game(rng: random.Random) -> tuple[int, int]:
-    """Play one uniformly random game and return the final totals of seats 0 and 1."""
-    return play_game(rng).totals
+def play_random_game(rng: random.Random, policy: str = TYPE_FIRST) -> tuple[int, int]:
+    """Play one uniformly random game under ``policy`` and return the totals of seats 0 and 1."""
+    return play_game(rng, policy=policy).totals
 
 
 def main() -> None:
@@ -565,13 +782,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--policy", choices=POLICIES, default=TYPE_FIRST,
+                        help="how turns split into random decisions (see the module docstring)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     start = time.perf_counter()
     for _ in range(args.games):
-        play_random_game(rng)
+        play_random_game(rng, args.policy)
     elapsed = time.perf_counter() - start
-    print(f"naishi handwritten: {args.games} games in {elapsed:.3f}s = {args.games / elapsed:.1f} games/s")
+    print(f"naishi handwritten ({args.policy}): {args.games} games in {elapsed:.3f}s"
+          f" = {args.games / elapsed:.1f} games/s")
 
 
 if __name__ == "__main__":

@@ -482,6 +482,18 @@ class ScoringDecl(Decl):
 
 
 @attrs.frozen(eq=False)
+class EndDecl(Decl):
+    """`end when COND (then after turn of P)`: checked when each turn is over."""
+
+    cond: Expr
+    last: Expr | None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return ("EndDecl", f"{self.pos.line}:{self.pos.column}")
+
+
+@attrs.frozen(eq=False)
 class RankingDecl(Decl):
     player: str
     keys: tuple

@@ -36,6 +36,8 @@ FUNCTIONS = {"next": (1, 1), "prev": (1, 1), "random": (1, 1), "abs": (1, 1), "i
              "adjacent": (1, 1), "top_of": (1, 1), "owner": (1, 1), "counted_as": (1, 1),
              "room": (1, 1), "capacity": (1, 1)}
 CONSTANTS = {"true": FLAG, "false": FLAG, "player_count": INT, "none": NONE}
+# Kept by the engine for `end when` rules: an end was triggered / the last turn is over.
+END_FLAGS = {"ending": FLAG, "finished": FLAG}
 ZONE_SHAPES = {"pile", "hand", "row", "grid"}
 DECLARATION_WORDS = {"game", "players", "extends", "option", "enum", "kind", "zone", "var", "def",
                      "components", "phase", "flow", "action", "when", "scoring", "ranking", "remove", "replace"}
@@ -102,6 +104,12 @@ class Checker:
             scope = Scope(locals={r.player: PLAYER}, pure=True)
             for k in r.keys:
                 self.expect(k, scope, INT, "a ranking key")
+        for rule in self.model.end_rules:
+            scope = Scope(has_me=True, pure=True)
+            scope.locals["me"] = PLAYER
+            self.expect(rule.cond, scope, FLAG, "an end condition")
+            if rule.last is not None:
+                self.expect(rule.last, scope, PLAYER, "whose turn is the last")
         self.check_phase_cycles()
         for target, pos in self._player_var_writes:
             if target in self.model.score_targets:
@@ -167,6 +175,8 @@ class Checker:
                 m.flow = d
             elif isinstance(d, ast.RankingDecl):
                 m.ranking = d
+            elif isinstance(d, ast.EndDecl):
+                m.end_rules.append(d)
             elif isinstance(d, (ast.RemoveDecl, ast.ReplaceDecl)):
                 self.error(d.pos, "'remove' and 'replace' only make sense in a file that 'extends' another")
 
@@ -701,6 +711,12 @@ class Checker:
         if n in CONSTANTS:
             self.res[e] = ("const", n)
             return CONSTANTS[n]
+        if n in END_FLAGS and n not in m.vars:
+            if not m.end_rules:
+                self.error(e.pos, f"'{n}' is kept only for games with an 'end when' rule")
+                return ANY
+            self.res[e] = ("end_flag", n)
+            return END_FLAGS[n]
         if n in m.vars:
             v = m.vars[n]
             if v.per_player:

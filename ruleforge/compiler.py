@@ -172,6 +172,10 @@ class Compiler:
             for o in (range(n) if v.per_player else [None]):
                 self.var_names.append((v.name, o))
                 self.var_kinds.append(kind)
+        if m.end_rules:  # the flags `end when` rules keep, after the declared variables
+            self.end_base = len(self.var_names)
+            self.var_names += [("ending", None), ("finished", None), ("last turn", None)]
+            self.var_kinds += ["flag", "flag", "player"]
         self.props = [name for name, (t, mut) in m.attr_types.items() if mut]
         self.prop_index = {p: i for i, p in enumerate(self.props)}
         self.items: list[tuple[str, str]] = []
@@ -450,6 +454,8 @@ class Compiler:
         for v in self.m.vars.values():
             value = self.eval_const(v.default) if v.default is not None else _zero(self.ck.resolve_type(v.type))
             out.extend([value] * (self.n if v.per_player else 1))
+        if self.m.end_rules:
+            out.extend([False, False, None])  # ending, finished, whose turn is the last
         return out
 
     # --- component labels ----------------------------------------------------------------
@@ -709,6 +715,7 @@ class Compiler:
             inner = self.enter_turn(s, env)
             for x in s.body:
                 self.compile_plain(x, inner, True)
+            self.end_of_turn(inner)
         elif isinstance(s, ast.ScoreStmt):
             first, count = self.scoring_slots(s.scoring)
             base = self.var_base[s.into]
@@ -749,6 +756,31 @@ class Compiler:
         limited = {z.name for z in self.zones if z.capacity is not None}
         return bool(limited) and (not name or name in limited)
 
+    def end_of_turn(self, env: _Env) -> None:
+        """`end when` rules, checked as each turn is over (`me` is the player whose turn it was).
+
+        The first rule found true starts the ending; without `then after turn of P` the game
+        is finished at once, with it when P's turn is over (at once if this was P's turn).
+        """
+        rules = self.m.end_rules
+        if not rules:
+            return
+        e = self.emit
+        ending, finished, last = (f"V[{self.end_base + i}]" for i in range(3))
+        me = env.me
+        e(f"if not {ending}:")
+        for i, rule in enumerate(rules):
+            e(f"    {'if' if i == 0 else 'elif'} {self.cx(rule.cond, env)}:", rule.pos)
+            e(f"        {ending} = True")
+            if rule.last is None:
+                e(f"        {finished} = True")
+            else:
+                e(f"        {last} = {self.cx(rule.last, env)}")
+                e(f"        if {last} == {me}:")
+                e(f"            {finished} = True")
+        e(f"elif not {finished} and {last} == {me}:")
+        e(f"    {finished} = True")
+
     def enter_turn(self, s: ast.Turn, env: _Env) -> _Env:
         """A new turn (per-turn limits restart) whose player is `me` in the body."""
         self.emit("st.turn += 1", s.pos)
@@ -788,6 +820,7 @@ class Compiler:
             e(f"return {body}")
             end = self.compile_body(s.body, inner, body)
             self.start(end)
+            self.end_of_turn(inner)
         elif isinstance(s, ast.If):
             after = None
             targets = []
@@ -1219,6 +1252,8 @@ class Compiler:
                 return self.cx(self.m.defs[e.ident].body, _Env())
             if kind == "enum":
                 return repr(e.ident)
+            if kind == "end_flag":
+                return f"V[{self.end_base + (e.ident == 'finished')}]"
             raise AssertionError(res)  # pragma: no cover
         if isinstance(e, ast.Attr):
             obj = self.cx(e.obj, env)

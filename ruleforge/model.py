@@ -93,6 +93,7 @@ class Model:
     components: list[ast.ComponentEntry] = attrs.Factory(list)
     flow: ast.FlowDecl | None = None
     ranking: ast.RankingDecl | None = None
+    end_rules: list[ast.EndDecl] = attrs.Factory(list)
     # attribute name -> (type, is_mutable), merged over all kinds
     attr_types: dict[str, tuple[Type, bool]] = attrs.Factory(dict)
     score_targets: list[str] = attrs.Factory(list)  # vars that `score ... into` adds to

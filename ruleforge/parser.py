@@ -333,6 +333,13 @@ class _Builder(Transformer):
         return ast.BestChoice(self.pos(meta), str(var), str(prop), options, source, cond, str(source_var))
 
     @v_args(meta=True)
+    def end_decl(self, meta, c):
+        return ast.EndDecl(self.pos(meta), c[0], c[1])
+
+    def end_after(self, c):
+        return c[0]
+
+    @v_args(meta=True)
     def ranking_decl(self, meta, c):
         return ast.RankingDecl(self.pos(meta), str(c[0]), tuple(c[1:]))
 

@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 from baselines import load_baseline
 
+import ruleforge
+
 BASELINE = Path(__file__).parents[1] / "bench" / "handwritten_naishi.py"
-
-
-
 
 hw = load_baseline("handwritten_naishi")
 
@@ -561,3 +560,151 @@ def test_best_ninja_choice_games() -> None:
         for seat in (0, 1):
             cells = result.territories[seat]
             assert result.totals[seat] == hw.score_territory(cells[:5], cells[5:])["total"]
+
+
+# --- policy="engine": the engine's decisions, one complete action each -------------------------
+
+ENGINE_SEEDS = range(300)
+
+
+@pytest.fixture(scope="module")
+def engine_games() -> list:
+    return [hw.play_game(random.Random(seed), policy="engine") for seed in ENGINE_SEEDS]
+
+
+def test_engine_policy_games_end_and_conserve_cards(engine_games: list) -> None:
+    ends = Counter()
+    for result in engine_games:
+        ends[result.end] += 1
+        assert all(len(cells) == 10 for cells in result.territories)
+        everything = Counter(result.discard)
+        for cells in result.territories:
+            everything.update(cells)
+        for pile in result.river:
+            everything.update(pile)
+        assert everything == FULL_SET
+        seats = [seat for seat, _ in result.history]
+        assert seats == [(result.first + k) % 2 for k in range(result.turns)]
+        depleted = sum(1 for pile in result.river if not pile)
+        if result.end == "declared":
+            assert [action for _, action in result.history].index("declare") == result.turns - 2
+            assert depleted >= 1
+        else:
+            assert depleted >= 2 and seats[-1] != result.first
+        em = result.emissaries
+        for seat in (0, 1):
+            placed = em["swap"][seat] + em["discard"][seat] + (em["decree"] == seat)
+            assert em["reserve"][seat] + placed == 2
+        # At least the two gifts and one decision per turn.
+        assert result.decisions >= 2 + result.turns
+    assert ends["declared"] and ends["depleted"]
+
+
+def test_engine_policy_games_score_like_the_oracle(engine_games: list) -> None:
+    for result in engine_games:
+        for seat in (0, 1):
+            cells = result.territories[seat]
+            copies = result.ninja_copies[seat]
+            assert set(copies) == {c for c, card in enumerate(cells) if card == NJ}
+            targets = hw.copy_targets(cells)
+            for copy in copies.values():
+                assert copy in targets if targets else copy is None
+            points = result.breakdowns[seat]
+            assert hw.score_territory(cells[:5], cells[5:], copies) == points
+            assert result.totals[seat] == points["total"]
+            assert hw.colours(cells[:5], cells[5:], copies) == result.colours[seat]
+        t, c = result.totals, result.colours
+        expected = (0 if t[0] > t[1] else 1) if t[0] != t[1] else ((0 if c[0] > c[1] else 1) if c[0] != c[1] else None)
+        assert result.winner == expected
+
+
+class Scripted(random.Random):
+    """A seeded rng whose `choice` takes the first option a scripted test accepts, and
+    records how many options every decision had."""
+
+    def __init__(self, seed: int, script: list) -> None:
+        super().__init__(seed)
+        self.script = list(script)
+        self.sizes: list[int] = []
+
+    def choice(self, seq):  # type: ignore[override]
+        self.sizes.append(len(seq))
+        if self.script:
+            accept = self.script.pop(0)
+            return next(option for option in seq if accept(option))
+        return super().choice(seq)
+
+
+def kind_is(kind: str):
+    return lambda option: option == kind or (isinstance(option, tuple) and option[0] == kind)
+
+
+def anything(option: object) -> bool:
+    return True
+
+
+def test_engine_policy_first_turn_decisions() -> None:
+    # Gift: 2 options each. Turn 1, all 5 piles showing, 2 Emissaries home, court empty:
+    # 5 piles x 2 rows = 10 Develops + Swap first + Discard first + 10 Decree cells = 22
+    # (no Recall: nothing placed; no Declare: no pile depleted).
+    # A Develop, then the bonus offer: Swap, Discard, pass = 3 (pass chosen).
+    # Turn 2 (opponent): the same 22.
+    rng = Scripted(1, [anything, anything, kind_is(hw.DEVELOP), kind_is(hw.NO_BONUS)])
+    hw.play_game(rng, policy="engine")
+    assert rng.sizes[:5] == [2, 2, 22, 3, 22]
+
+    # Swap first: 10 River pairs + 25 own pairs = 35 moves, then a forced Develop among the
+    # 10 targets, no bonus offer. Turn 2: 22 again (one Swap spot of 3 used, the opponent's
+    # Emissaries are both home).
+    rng = Scripted(1, [anything, anything, kind_is(hw.SWAP_FIRST), anything, anything])
+    hw.play_game(rng, policy="engine")
+    assert rng.sizes[:6] == [2, 2, 22, 35, 10, 22]
+
+    # Discard first: the 10 pairs of showing piles, then the forced Develop (10 targets).
+    rng = Scripted(1, [anything, anything, kind_is(hw.DISCARD_FIRST), anything, anything])
+    hw.play_game(rng, policy="engine")
+    assert rng.sizes[:6] == [2, 2, 22, 10, 10, 22]
+
+    # A Decree is one decision (the cell is part of the action); the opponent then has
+    # 10 Develops + Swap first + Discard first = 12 (the Decree is used for the game).
+    rng = Scripted(1, [anything, anything, kind_is(hw.DECREE)])
+    result = hw.play_game(rng, policy="engine")
+    assert rng.sizes[:4] == [2, 2, 22, 12]
+    assert result.history[0][1] == hw.DECREE
+
+
+def test_policy_is_checked() -> None:
+    with pytest.raises(ValueError, match="policy"):
+        hw.play_game(random.Random(0), policy="greedy")
+    a = [hw.play_random_game(random.Random(seed), policy="engine") for seed in range(10)]
+    assert a == [hw.play_random_game(random.Random(seed), policy="engine") for seed in range(10)]
+
+
+def test_engine_policy_plays_the_engines_games(engine_games: list) -> None:
+    # The point of policy="engine": the same decisions as games/naishi.rules under a uniform
+    # random agent, hence the same kind of games. Over the same 300 seeds, the mean
+    # decisions and turns per game agree within 5% (about 3.5 standard errors of the
+    # difference), while the type-first policy takes ~40% more decisions per game.
+    rules = ruleforge.load(Path(__file__).parents[1] / "games" / "naishi.rules")
+    give, copy = rules.program(2).action_ids["give"], rules.program(2).action_ids["copy"]
+    decisions = turns = 0
+    for seed in ENGINE_SEEDS:
+        game = rules.new_game(2, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+        acts = [entry for entry in game.state.log if entry[0] == "act"]
+        decisions += len(acts)
+        last = None
+        for entry in acts:  # turns alternate: a new player in the main phase starts a turn
+            if entry[2] not in (give, copy) and entry[1] != last:
+                turns += 1
+                last = entry[1]
+    n = len(ENGINE_SEEDS)
+    engine_decisions, engine_turns = decisions / n, turns / n
+    hand_decisions = sum(r.decisions for r in engine_games) / n
+    hand_turns = sum(r.turns for r in engine_games) / n
+    assert abs(hand_decisions / engine_decisions - 1) < 0.05, (hand_decisions, engine_decisions)
+    assert abs(hand_turns / engine_turns - 1) < 0.05, (hand_turns, engine_turns)
+    type_first = sum(hw.play_game(random.Random(seed)).decisions for seed in ENGINE_SEEDS) / n
+    assert type_first > 1.2 * engine_decisions
