@@ -11,12 +11,27 @@ from __future__ import annotations
 
 import ast as pyast
 import itertools
-import re
 
 import attrs
 
 from . import ast, runtime
 from .checker import Checker, sub_blocks
+from .codegen import (
+    CHEAP,
+    CONSTANT,
+    SIMPLE,
+    conjuncts,
+    count_names,
+    count_vs_zero,
+    fuse_blocks,
+    group_by_first,
+    hoist_grid_reads,
+    placement,
+    prologue,
+    reads_state,
+    stateless,
+    uses,
+)
 from .diagnostics import Diagnostic, RulesError
 from .model import INT, Model, Type
 
@@ -391,9 +406,9 @@ class Compiler:
         bodies = [body if body and body[-1].strip().startswith("return")
                   else body + ["    raise AssertionError('fell off the end of a block')"]
                   for body in self.blocks]
-        for i, body in enumerate(_fuse_blocks(bodies)):
+        for i, body in enumerate(fuse_blocks(bodies)):
             parts.append(f"def b{i}(st):")
-            parts.extend(_prologue(body, ("Z", "st.z"), ("V", "st.v"), ("L", "st.l"), ("P", "st.p")))
+            parts.extend(prologue(body, ("Z", "st.z"), ("V", "st.v"), ("L", "st.l"), ("P", "st.p")))
             parts.extend(body)
         parts += legal_src + label_src + score_src + self.direct_src + self.precomputed + [rank_src]
         source = "\n".join(parts) + "\n"
@@ -415,7 +430,7 @@ class Compiler:
         for k in range(len(self.precomputed)):
             per_player = [ns[f"pre_{k}"](me) for me in range(self.n)]
             if k in self.grouped:  # [(first argument, [its actions]), ...], in order
-                per_player = [_group_by_first(actions) for actions in per_player]
+                per_player = [group_by_first(actions) for actions in per_player]
             pre.append(per_player)
         blocks = [ns[f"b{i}"] for i in range(len(self.blocks))]
         var_init = self.initial_vars(ns)
@@ -445,7 +460,7 @@ class Compiler:
                    for a in self.actions],
             direct=[ns.get(f"act_{i}") for i in range(len(self.actions))],
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
-            state_labels=[_reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
+            state_labels=[reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
         )
 
@@ -941,8 +956,8 @@ class Compiler:
             self.compile_plain(s, env, False)
         body = self.blocks[0]
         self.blocks, self.cur, self.indent = saved
-        prologue = _prologue(body, ("Z", "st.z"), ("V", "st.v"), ("P", "st.p"))
-        return "\n".join([f"def act_{aid}(st, me{params}):", *prologue, *body, "    return st.pc"])
+        aliases = prologue(body, ("Z", "st.z"), ("V", "st.v"), ("P", "st.p"))
+        return "\n".join([f"def act_{aid}(st, me{params}):", *aliases, *body, "    return st.pc"])
 
     def compile_legal(self, info: ActionInfo) -> str:
         aid = self.action_ids[info.name]
@@ -979,10 +994,10 @@ class Compiler:
         env = _Env({"me": "me", **{q.name: f"a_{q.name}" for q in params}}, me="me")
         variables = [f"a_{q.name}" for q in params]
         conds = [(cond, self.tag(r.pos)) for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require))
-                 for cond in _conjuncts(self.cx(r, env))]
+                 for cond in conjuncts(self.cx(r, env))]
         domains = [self.cx_iter(q.domain, env) for q in params]
-        fixed = [c for c in conds if _stateless(c[0]) and _uses(pyast.parse(c[0], mode="eval"), variables)]
-        if params and all(_stateless(d) for d in domains):
+        fixed = [c for c in conds if stateless(c[0]) and uses(pyast.parse(c[0], mode="eval"), variables)]
+        if params and all(stateless(d) for d in domains):
             return lines + self.precomputed_legal(aid, variables, domains, fixed,
                                                   [c for c in conds if c not in fixed], terminal)
         # Each condition is tested in the outermost loop where all it reads is bound,
@@ -991,7 +1006,7 @@ class Compiler:
         hoists = itertools.count()
         for cond, tag in conds:
             if True:
-                depth, hoisted, rest = _placement(cond, variables)
+                depth, hoisted, rest = placement(cond, variables)
                 if hoisted is not None:
                     name = f"h{aid}_{next(hoists)}"
                     placed.setdefault(hoisted[0], []).append(f"{name} = {hoisted[1]}{tag}")
@@ -1022,7 +1037,7 @@ class Compiler:
             pre.append("    " * depth + f"for {var} in {dom}:")
             depth += 1
             for cond, _tag in fixed:
-                if _uses(pyast.parse(cond, mode="eval"), variables) == depth - 1:
+                if uses(pyast.parse(cond, mode="eval"), variables) == depth - 1:
                     pre.append("    " * depth + f"if not ({cond}):")
                     pre.append("    " * depth + "    continue")
         pre.append("    " * depth + f"out.append(({aid}, (" + "".join(f"{v}, " for v in variables) + ")))")
@@ -1030,14 +1045,14 @@ class Compiler:
         self.precomputed.append("\n".join(pre))
         lines = []
         for cond, tag in dynamic:  # conditions without parameters first: leave early
-            if not _uses(pyast.parse(cond, mode="eval"), variables):
+            if not uses(pyast.parse(cond, mode="eval"), variables):
                 lines.append(f"    if not ({cond}):{tag}")
                 lines.append(f"        {terminal}")
-        inner = [(c, t) for c, t in dynamic if _uses(pyast.parse(c, mode="eval"), variables)]
+        inner = [(c, t) for c, t in dynamic if uses(pyast.parse(c, mode="eval"), variables)]
         if not inner:
             lines.append(f"    out.extend(PRE[{k}][me])")
             return lines
-        first = [(c, t) for c, t in inner if _uses(pyast.parse(c, mode="eval"), variables) == 1]
+        first = [(c, t) for c, t in inner if uses(pyast.parse(c, mode="eval"), variables) == 1]
         if first and len(variables) > 1:
             # conditions on the first parameter alone: test them once per value, not per action
             self.grouped.add(k)
@@ -1106,7 +1121,7 @@ class Compiler:
                  f"    out = [0] * {count}", "    t = 0"]
         self.emit_score_items(list(s.items), 0, env, lines, 1)
         lines.append("    return out, t")
-        return _hoist_grid_reads(lines)
+        return hoist_grid_reads(lines)
 
     def emit_score_items(self, items: list, index: int, env: _Env, lines: list[str], depth: int) -> None:
         """Items in order; a `best` choice wraps the items after it in a search over its options."""
@@ -1289,7 +1304,7 @@ class Compiler:
                                                  "add that key, a 'k+' key or 'else'")], self.ck.sources)
                 return out
             values = [self.cx(en.value, env) for en in exact + least] + [out]
-            if not _SIMPLE.match(subject) and all(_CONSTANT.match(v) for v in values):
+            if not SIMPLE.match(subject) and all(CONSTANT.match(v) for v in values):
                 # a step table of constants: one lookup, the subject computed once
                 self.tables.append(({en.key: eval(self.cx(en.value, env)) for en in exact},  # noqa: S307
                                     tuple((en.key, eval(self.cx(en.value, env))) for en in least),  # noqa: S307
@@ -1308,7 +1323,7 @@ class Compiler:
         if isinstance(e, ast.Not):
             return f"(not {self.cx(e.operand, env)})"
         if isinstance(e, ast.Compare):
-            found = _count_vs_zero(e, self.m.defs)
+            found = count_vs_zero(e, self.m.defs)
             if found is not None:  # count(...) > 0 and the like: stop at the first one found
                 gen, negate = found
                 true = ast.Name(gen.pos, "true")
@@ -1321,12 +1336,12 @@ class Compiler:
                 x = self.cx(e.left, env)
                 if res and res[0] == "kind_test":
                     # `none is K` is false; x is evaluated once (it may draw by chance)
-                    if _SIMPLE.match(x):
+                    if SIMPLE.match(x):
                         return f"({x} is not None and KIND[{x}] == {res[1]!r})"
                     return f"(lambda _k: _k is not None and KIND[_k] == {res[1]!r})({x})"
                 value = self.cx(e.right, env)
                 props = self.uniform_counts_props()
-                if props is not None and _SIMPLE.match(x) and _SIMPLE.match(value):
+                if props is not None and SIMPLE.match(x) and SIMPLE.match(value):
                     # inline when every kind counts as the same properties
                     tests = "".join(f" or P[{k}][{x}] == {value}" for k in props)
                     return f"({x} is not None and ({value} in CS[{x}]{tests}))"
@@ -1355,8 +1370,8 @@ class Compiler:
         if kind == "def":
             d = self.m.defs[e.func]
             codes = [self.cx(a, env) for a in args]
-            uses = _count_names(d.body)
-            if all(_SIMPLE.match(c) or uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
+            name_uses = count_names(d.body)
+            if all(SIMPLE.match(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
                 # Inline the body: a def is a pure expression, so substitution is exact.
                 return self.cx(d.body, _Env({p.name: c for p, c in zip(d.params, codes)}))
             return f"d_{e.func}(st" + "".join(", " + c for c in codes) + ")"
@@ -1394,7 +1409,7 @@ class Compiler:
             where = f"st.w[{a[0]}]" if kind0 == "comp" else a[0]
             if f == "cell":
                 rows, cols = self.grid_of(args[0])
-                if all(_CHEAP.match(x) for x in a[1:]):  # inline: positions are looked up everywhere
+                if all(CHEAP.match(x) for x in a[1:]):  # inline: positions are looked up everywhere
                     lit_r = a[1].isdigit() and 1 <= int(a[1]) <= rows
                     lit_c = a[2].isdigit() and 1 <= int(a[2]) <= cols
                     checks = ([] if lit_r else [f"1 <= {a[1]} <= {rows}"]) + \
@@ -1475,184 +1490,6 @@ class Compiler:
             pairs = f"[(({key}), {item}) {loops}]"
             return f"arg_best({pairs}, {fn == 'max'})"
         raise AssertionError(f)  # pragma: no cover
-
-
-_CONSTANT = re.compile(r"^(?:\(?-?\d+\)?|'[^']*'|None|True|False)$")
-_CHEAP = re.compile(r"^(?:(?:ROW|COL|ZOWNER)\[[A-Za-z_][A-Za-z0-9_]*\]|[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+)$")
-_SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+|'[^']*'|args\[\d+\])$")
-_JUMP = re.compile(r"^(\s*)return (\d+)(?:  # .*)?$")
-MAX_FUSED_LINES = 80
-
-
-def _group_by_first(actions: list) -> list:
-    groups: list = []
-    for action in actions:
-        if not groups or groups[-1][0] != action[1][0]:
-            groups.append((action[1][0], []))
-        groups[-1][1].append(action)
-    return groups
-
-
-def _stateless(code: str) -> bool:
-    """Generated code that reads nothing of the state (only arguments, `me` and fixed tables)."""
-    return not re.search(r"\b(?:Z|V|P|L|st|rand_choice)\b", code)
-
-
-def _count_vs_zero(e: ast.Compare, defs: dict) -> tuple[ast.GenCall, bool] | None:
-    """`count(g) > 0`, `>= 1`, `!= 0` (any) or `== 0`, `< 1` (none): a generator and whether negated.
-
-    A def without parameters whose body is such a count is looked through."""
-    gen, op, value = e.left, e.op, e.right
-    if isinstance(gen, ast.Name) and gen.ident in defs and not defs[gen.ident].params:
-        gen = defs[gen.ident].body
-    if not (isinstance(gen, ast.GenCall) and gen.func == "count" and isinstance(value, ast.IntLit)):
-        return None
-    if (op, value.value) in ((">", 0), (">=", 1), ("!=", 0)):
-        return gen, False
-    if (op, value.value) in (("==", 0), ("<", 1), ("<=", 0)):
-        return gen, True
-    return None
-
-
-def _uses(node: pyast.AST, variables: list[str]) -> int:
-    """1 + the index of the last action parameter an expression reads (0: none)."""
-    names = {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name)}
-    return max((i + 1 for i, v in enumerate(variables) if v in names), default=0)
-
-
-def _conjuncts(code: str) -> list[str]:
-    tree = pyast.parse(code, mode="eval").body
-    if isinstance(tree, pyast.BoolOp) and isinstance(tree.op, pyast.And):
-        out = []
-        for value in tree.values:
-            out.extend(_conjuncts(pyast.unparse(value)))
-        return out
-    return [code]
-
-
-def _or_parts(node: pyast.AST) -> list[pyast.AST]:
-    if isinstance(node, pyast.BoolOp) and isinstance(node.op, pyast.Or):
-        out = []
-        for value in node.values:
-            out.extend(_or_parts(value))
-        return out
-    return [node]
-
-
-def _placement(cond: str, variables: list[str]) -> tuple[int, tuple[int, str] | None, str]:
-    """Where a condition is tested, and a leading `or` part that can be computed earlier.
-
-    Only a leading run of parts is hoisted, so a part that guards a later one
-    (`count(z) == 0 or first(z) ...`) still runs first. Returns (depth, (hoist depth,
-    hoisted code) or None, condition to test).
-    """
-    tree = pyast.parse(cond, mode="eval").body
-    depth = _uses(tree, variables)
-    parts = _or_parts(tree)
-    prefix = []
-    for part in parts:
-        if _uses(part, variables) >= depth:
-            break
-        prefix.append(part)
-    if not prefix or len(prefix) == len(parts):
-        return depth, None, cond
-    hdepth = max(_uses(x, variables) for x in prefix)
-    code = " or ".join(f"({pyast.unparse(x)})" for x in prefix)
-    rest = " or ".join(f"({pyast.unparse(x)})" for x in parts[len(prefix):])
-    return depth, (hdepth, code), rest
-
-
-_PLAYER_GRID = re.compile(r"grid_items\(Z, (?:\(\d+ \+ p \* \d+\)|\d+), \d+\)")
-
-
-def _hoist_grid_reads(lines: list[str]) -> str:
-    """A scoring never moves components, so a grid's contents read many times (a player's
-    territory, item after item) are read once, at the top."""
-    found: list[str] = []
-    for line in lines:
-        for m in _PLAYER_GRID.finditer(line):
-            if m.group(0) not in found:
-                found.append(m.group(0))
-    if not found:
-        return "\n".join(lines)
-    body = "\n".join(lines[2:])
-    head = []
-    for i, text in enumerate(found):
-        body = body.replace(text, f"_grid{i}")
-        head.append(f"    _grid{i} = {text}")
-    return "\n".join(lines[:2] + head + [body])
-
-
-def _reads_state(code: str) -> bool:
-    """Whether generated code reads the game state (rather than only its arguments)."""
-    return bool(re.search(r"\b(?:Z|V|P)\[|\bst\.", code))
-
-
-def _count_names(e: ast.Expr) -> dict[str, int]:
-    """How often each bare name occurs in an expression (to decide on inlining)."""
-    counts: dict[str, int] = {}
-
-    def walk(x) -> None:
-        if isinstance(x, ast.Name):
-            counts[x.ident] = counts.get(x.ident, 0) + 1
-        elif isinstance(x, ast.GenCall):
-            # a name inside a generator is evaluated once per item: count it as many
-            for sub in (x.item, x.cond, x.key):
-                if sub is not None:
-                    for k, v in _count_names(sub).items():
-                        counts[k] = counts.get(k, 0) + 2 * v
-            walk(x.source)
-            return
-        if isinstance(x, (ast.Expr, ast.TableEntry)):
-            for f in attrs.fields(type(x)):
-                value = getattr(x, f.name)
-                for item in value if isinstance(value, tuple) else (value,):
-                    if isinstance(item, (ast.Expr, ast.TableEntry)):
-                        walk(item)
-                    elif isinstance(item, tuple):
-                        for y in item:
-                            if isinstance(y, ast.Expr):
-                                walk(y)
-
-    walk(e)
-    return counts
-
-
-def _fuse_blocks(blocks: list[list[str]]) -> list[list[str]]:
-    """Inline jump targets into the blocks that jump to them.
-
-    A block that ends in `return K` continues with block K; pasting K's lines in its place
-    saves a call per step. Each block inlines a given target at most once (no cycles) and
-    stops growing past MAX_FUSED_LINES.
-    """
-    fused = []
-    for i, body in enumerate(blocks):
-        done = {i}
-        lines = list(body)
-        changed = True
-        while changed and len(lines) < MAX_FUSED_LINES:
-            changed = False
-            out = []
-            for line in lines:
-                m = _JUMP.match(line)
-                k = int(m.group(2)) if m else -1
-                if m and k not in done and len(lines) + len(blocks[k]) <= MAX_FUSED_LINES:
-                    extra = m.group(1)[4:]
-                    out.extend(extra + x for x in blocks[k])
-                    done.add(k)
-                    changed = True
-                else:
-                    out.append(line)
-            lines = out
-        fused.append(lines)
-    return fused
-
-
-def _prologue(body: list[str], *aliases: tuple[str, str]) -> list[str]:
-    """Local aliases (Z = st.z, ...) for just the state lists a block uses."""
-    text = "\n".join(body)
-    used = [f"{name} = {expr}" for name, expr in aliases if re.search(rf"\b{name}\b", text)]
-    return ["    " + "; ".join(used)] if used else []
 
 
 class _SetupState:

@@ -1,0 +1,189 @@
+"""Source-level helpers for the generated Python: recognising cheap code, splitting and
+placing conditions, fusing blocks, hoisting repeated reads. They work on code strings (and
+Python's own `ast` of them), so the compiler can stay about the rules language."""
+
+from __future__ import annotations
+
+import ast as pyast
+import re
+
+import attrs
+
+from . import ast
+
+CONSTANT = re.compile(r"^(?:\(?-?\d+\)?|'[^']*'|None|True|False)$")
+CHEAP = re.compile(r"^(?:(?:ROW|COL|ZOWNER)\[[A-Za-z_][A-Za-z0-9_]*\]|[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+)$")
+SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+|'[^']*'|args\[\d+\])$")
+JUMP = re.compile(r"^(\s*)return (\d+)(?:  # .*)?$")
+MAX_FUSED_LINES = 80
+
+
+def group_by_first(actions: list) -> list:
+    groups: list = []
+    for action in actions:
+        if not groups or groups[-1][0] != action[1][0]:
+            groups.append((action[1][0], []))
+        groups[-1][1].append(action)
+    return groups
+
+
+def stateless(code: str) -> bool:
+    """Generated code that reads nothing of the state (only arguments, `me` and fixed tables)."""
+    return not re.search(r"\b(?:Z|V|P|L|st|rand_choice)\b", code)
+
+
+def count_vs_zero(e: ast.Compare, defs: dict) -> tuple[ast.GenCall, bool] | None:
+    """`count(g) > 0`, `>= 1`, `!= 0` (any) or `== 0`, `< 1` (none): a generator and whether negated.
+
+    A def without parameters whose body is such a count is looked through."""
+    gen, op, value = e.left, e.op, e.right
+    if isinstance(gen, ast.Name) and gen.ident in defs and not defs[gen.ident].params:
+        gen = defs[gen.ident].body
+    if not (isinstance(gen, ast.GenCall) and gen.func == "count" and isinstance(value, ast.IntLit)):
+        return None
+    if (op, value.value) in ((">", 0), (">=", 1), ("!=", 0)):
+        return gen, False
+    if (op, value.value) in (("==", 0), ("<", 1), ("<=", 0)):
+        return gen, True
+    return None
+
+
+def uses(node: pyast.AST, variables: list[str]) -> int:
+    """1 + the index of the last action parameter an expression reads (0: none)."""
+    names = {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name)}
+    return max((i + 1 for i, v in enumerate(variables) if v in names), default=0)
+
+
+def conjuncts(code: str) -> list[str]:
+    tree = pyast.parse(code, mode="eval").body
+    if isinstance(tree, pyast.BoolOp) and isinstance(tree.op, pyast.And):
+        out = []
+        for value in tree.values:
+            out.extend(conjuncts(pyast.unparse(value)))
+        return out
+    return [code]
+
+
+def or_parts(node: pyast.AST) -> list[pyast.AST]:
+    if isinstance(node, pyast.BoolOp) and isinstance(node.op, pyast.Or):
+        out = []
+        for value in node.values:
+            out.extend(or_parts(value))
+        return out
+    return [node]
+
+
+def placement(cond: str, variables: list[str]) -> tuple[int, tuple[int, str] | None, str]:
+    """Where a condition is tested, and a leading `or` part that can be computed earlier.
+
+    Only a leading run of parts is hoisted, so a part that guards a later one
+    (`count(z) == 0 or first(z) ...`) still runs first. Returns (depth, (hoist depth,
+    hoisted code) or None, condition to test).
+    """
+    tree = pyast.parse(cond, mode="eval").body
+    depth = uses(tree, variables)
+    parts = or_parts(tree)
+    prefix = []
+    for part in parts:
+        if uses(part, variables) >= depth:
+            break
+        prefix.append(part)
+    if not prefix or len(prefix) == len(parts):
+        return depth, None, cond
+    hdepth = max(uses(x, variables) for x in prefix)
+    code = " or ".join(f"({pyast.unparse(x)})" for x in prefix)
+    rest = " or ".join(f"({pyast.unparse(x)})" for x in parts[len(prefix):])
+    return depth, (hdepth, code), rest
+
+
+PLAYER_GRID = re.compile(r"grid_items\(Z, (?:\(\d+ \+ p \* \d+\)|\d+), \d+\)")
+
+
+def hoist_grid_reads(lines: list[str]) -> str:
+    """A scoring never moves components, so a grid's contents read many times (a player's
+    territory, item after item) are read once, at the top."""
+    found: list[str] = []
+    for line in lines:
+        for m in PLAYER_GRID.finditer(line):
+            if m.group(0) not in found:
+                found.append(m.group(0))
+    if not found:
+        return "\n".join(lines)
+    body = "\n".join(lines[2:])
+    head = []
+    for i, text in enumerate(found):
+        body = body.replace(text, f"_grid{i}")
+        head.append(f"    _grid{i} = {text}")
+    return "\n".join(lines[:2] + head + [body])
+
+
+def reads_state(code: str) -> bool:
+    """Whether generated code reads the game state (rather than only its arguments)."""
+    return bool(re.search(r"\b(?:Z|V|P)\[|\bst\.", code))
+
+
+def count_names(e: ast.Expr) -> dict[str, int]:
+    """How often each bare name occurs in an expression (to decide on inlining)."""
+    counts: dict[str, int] = {}
+
+    def walk(x) -> None:
+        if isinstance(x, ast.Name):
+            counts[x.ident] = counts.get(x.ident, 0) + 1
+        elif isinstance(x, ast.GenCall):
+            # a name inside a generator is evaluated once per item: count it as many
+            for sub in (x.item, x.cond, x.key):
+                if sub is not None:
+                    for k, v in count_names(sub).items():
+                        counts[k] = counts.get(k, 0) + 2 * v
+            walk(x.source)
+            return
+        if isinstance(x, (ast.Expr, ast.TableEntry)):
+            for f in attrs.fields(type(x)):
+                value = getattr(x, f.name)
+                for item in value if isinstance(value, tuple) else (value,):
+                    if isinstance(item, (ast.Expr, ast.TableEntry)):
+                        walk(item)
+                    elif isinstance(item, tuple):
+                        for y in item:
+                            if isinstance(y, ast.Expr):
+                                walk(y)
+
+    walk(e)
+    return counts
+
+
+def fuse_blocks(blocks: list[list[str]]) -> list[list[str]]:
+    """Inline jump targets into the blocks that jump to them.
+
+    A block that ends in `return K` continues with block K; pasting K's lines in its place
+    saves a call per step. Each block inlines a given target at most once (no cycles) and
+    stops growing past MAX_FUSED_LINES.
+    """
+    fused = []
+    for i, body in enumerate(blocks):
+        done = {i}
+        lines = list(body)
+        changed = True
+        while changed and len(lines) < MAX_FUSED_LINES:
+            changed = False
+            out = []
+            for line in lines:
+                m = JUMP.match(line)
+                k = int(m.group(2)) if m else -1
+                if m and k not in done and len(lines) + len(blocks[k]) <= MAX_FUSED_LINES:
+                    extra = m.group(1)[4:]
+                    out.extend(extra + x for x in blocks[k])
+                    done.add(k)
+                    changed = True
+                else:
+                    out.append(line)
+            lines = out
+        fused.append(lines)
+    return fused
+
+
+def prologue(body: list[str], *aliases: tuple[str, str]) -> list[str]:
+    """Local aliases (Z = st.z, ...) for just the state lists a block uses."""
+    text = "\n".join(body)
+    used = [f"{name} = {expr}" for name, expr in aliases if re.search(rf"\b{name}\b", text)]
+    return ["    " + "; ".join(used)] if used else []
