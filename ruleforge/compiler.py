@@ -593,6 +593,7 @@ class Compiler:
             self.indent += 1
             e(f"_s{k} = st.w[_c{k}]")
             e(f"move(st, _c{k}, _d{k}{bottom})")
+            self.check_capacity(s.dest, f"_d{k}")
             for t in triggers:
                 e(f"if {self.trigger_condition(t, f'_s{k}', f'_d{k}')}:")
                 self.plain_block(t.body, self.trigger_env(t, env, f"_c{k}", f"_s{k}", f"_d{k}"))
@@ -602,6 +603,7 @@ class Compiler:
             tuple(f"_{x}{next(self.fresh)}" for x in "csd")
         e(f"{c} = {self.cx(s.what, env)}; {dst} = {self.cx(s.dest, env)}; {src} = st.w[{c}]", s.pos)
         e(f"move(st, {c}, {dst}{bottom})")
+        self.check_capacity(s.dest, dst)
         for t in triggers:
             cond = self.trigger_condition(t, src, dst)
             inner = self.trigger_env(t, env, c, src, dst)
@@ -674,9 +676,7 @@ class Compiler:
                 else:  # inline: moving one component is the commonest effect of all
                     e(f"_c = {what}; _d = {dest}; W = st.w", s.pos)
                     e("Z[W[_c]].remove(_c); Z[_d].append(_c); W[_c] = _d")
-            if self.may_be_limited(s.dest):
-                e(f"if CAP[{dest}] is not None and len(Z[{dest}]) > CAP[{dest}]:")
-                e(f"    raise RuntimeError('zone ' + ZNAME[{dest}] + ' holds at most ' + str(CAP[{dest}]))")
+            self.check_capacity(s.dest, dest)
         elif isinstance(s, ast.Deal):
             e(f"deal(st, {self.cx(s.count, env)}, {self.cx(s.source, env)}, {self.zone_base[s.zone]}, {self.n})",
               s.pos)
@@ -763,6 +763,12 @@ class Compiler:
         for x in body:
             self.compile_plain(x, inner, False)
         self.indent -= 1
+
+    def check_capacity(self, dest: ast.Expr, code: str) -> None:
+        """After a move: a zone with a capacity (`size N`) may not hold more."""
+        if self.may_be_limited(dest):
+            self.emit(f"if CAP[{code}] is not None and len(Z[{code}]) > CAP[{code}]:")
+            self.emit(f"    raise RuntimeError('zone ' + ZNAME[{code}] + ' holds at most ' + str(CAP[{code}]))")
 
     def may_be_limited(self, dest: ast.Expr) -> bool:
         """Whether a move's destination may have a capacity to check (unknown zones may)."""
