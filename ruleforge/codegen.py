@@ -12,7 +12,8 @@ import attrs
 from . import ast
 
 CONSTANT = re.compile(r"^(?:\(?-?\d+\)?|'[^']*'|None|True|False)$")
-CHEAP = re.compile(r"^(?:(?:ROW|COL|ZOWNER)\[[A-Za-z_][A-Za-z0-9_]*\]|[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+)$")
+_NAME_OR_SLOT = r"(?:[A-Za-z_][A-Za-z0-9_]*|L\[\d+\])"
+CHEAP = re.compile(rf"^(?:(?:ROW|COL|ZOWNER)\[{_NAME_OR_SLOT}\]|{_NAME_OR_SLOT}|-?\d+)$")
 SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|L\[\d+\]|-?\d+|'[^']*'|args\[\d+\])$")
 JUMP = re.compile(r"^(\s*)return (\d+)(?:  # .*)?$")
 MAX_FUSED_LINES = 80
