@@ -110,6 +110,9 @@ class Program:
     vis_funcs: list = attrs.Factory(list)  # conditions of `visible ... if cond`
     initial: object = None  # the state before the flow starts, made by the engine on first use
     state_labels: list = attrs.Factory(list)  # per action: its label reads the state (log it as text)
+    # per action, what applying it needs, in one tuple (the engine's hot path unpacks it):
+    # (label read state, plain function or None, me slot, param slots, entry, limits, slot end)
+    apply_records: list = attrs.Factory(list)
 
 
 class _Env:
@@ -442,7 +445,7 @@ class Compiler:
                 if d is not None and d.default is not None:
                     default = self.eval_const(d.default)
             prop_init.append(default)
-        return Program(
+        program = Program(
             players=self.n, model=self.m, source=source, namespace=ns, blocks=blocks,
             zones=self.zones, zone_base=self.zone_base, var_base=self.var_base, var_names=self.var_names,
             var_kinds=self.var_kinds,
@@ -463,6 +466,10 @@ class Compiler:
             state_labels=[reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
         )
+        program.apply_records = [
+            (program.state_labels[aid], program.direct[aid]) + tuple(program.calls[aid][:3])
+            + tuple(program.calls[aid][3:]) for aid in range(len(self.actions))]
+        return program
 
     def initial_vars(self, ns: dict) -> list:
         out = []

@@ -204,7 +204,8 @@ class Game:
         aid, args = action
         me = st.chooser
         prog = self.program
-        if prog.state_labels[aid]:  # a label that reads the state is rendered now, for the log
+        logged_label, direct, me_slot, param_slots, entry, limits, slot_end = prog.apply_records[aid]
+        if logged_label:  # a label that reads the state is rendered now, for the log
             public = prog.public_label_funcs[aid]
             st.log.append(("act", me, aid, args, prog.label_funcs[aid](st, me, args),
                            public(st, me, args) if public is not None else None))
@@ -214,7 +215,6 @@ class Game:
         if not aid:
             self._advance(st.pc)
             return
-        me_slot, param_slots, entry, limits, slot_end = prog.calls[aid]
         if limits:
             for _times, scope in limits:
                 key = (aid, st.turn if scope == "turn" else -1 - me)
@@ -223,7 +223,6 @@ class Game:
         # simulation and search, and a call less per action is measurable.
         blocks = prog.blocks
         try:
-            direct = prog.direct[aid]
             if direct is not None:  # an action with no decision inside: one plain call
                 pc = direct(st, me, *args)
             else:
@@ -245,8 +244,7 @@ class Game:
                 self._legal = []
                 return
             out: list = []
-            me = st.chooser
-            prog.point_legal[st.options](st, me, out)
+            prog.point_legal[st.options](st, st.chooser, out)
         except GameError:
             raise
         except Exception as err:
@@ -254,7 +252,7 @@ class Game:
         if out:
             self._legal = out
         else:
-            st.log.append(("skip", me))
+            st.log.append(("skip", st.chooser))
             self._advance(st.pc)
 
     def clone(self) -> Game:
