@@ -193,8 +193,9 @@ class Game:
                                 f"legal: {', '.join(labels)}")
             action = self._legal[labels.index(action)]
         else:
-            action = (action[0], tuple(action[1]))
-            if action not in self._legal:
+            if type(action) is not tuple or type(action[1]) is not tuple:
+                action = (action[0], tuple(action[1]))  # a list from JSON, say
+            if action not in self._legal:  # an action from legal_actions() is found by identity
                 raise GameError(f"{action!r} is not a legal action for {player_name(self.state.chooser)}")
         self._apply_unchecked(action)
 
