@@ -199,6 +199,8 @@ def groups(items: list, where, adjacency: tuple) -> list[list]:
     networkx's union-find joins items in the same or adjacent cells; it is much lighter
     than building a graph for the few items a grid holds.
     """
+    if len(items) < 2:  # nothing to join
+        return [list(items)] if items else []
     from networkx.utils import UnionFind
 
     cell_of = (lambda x: x) if where is None else where.__getitem__
