@@ -272,6 +272,7 @@ class Compiler:
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
             "arg_best": runtime.arg_best, "product": itertools.product,
             "table_lookup": runtime.table_lookup, "TBL": self.tables, "ONCE": (0,),
+            "GROUPS": {},  # connected groups already worked out, by the cells they cover
             "KIND": tuple(getattr(self, "comp_kind", ())),
             "CS": self.counts_static(), "CP": self.counts_props(),
             "ROW": tuple(z.row for z in getattr(self, "zones", ())),
@@ -1478,7 +1479,7 @@ class Compiler:
             return f"len([0 {loops}])"
         if f == "groups":
             where = "st.w" if self.ck.types.get(e.item, None) and self.ck.types[e.item].kind == "comp" else "None"
-            return f"groups([{gen}], {where}, ADJ)"
+            return f"groups([{gen}], {where}, ADJ, GROUPS)"
         if f == "sum":
             return f"sum({gen})"
         if f in ("min", "max"):

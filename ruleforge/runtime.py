@@ -193,32 +193,40 @@ def cell_at(first: int, row: int, column: int, rows: int, columns: int):
     return None
 
 
-def groups(items: list, where, adjacency: tuple) -> list[list]:
+def groups(items: list, where, adjacency: tuple, cache: dict) -> list[list]:
     """Split cells (or components, placed by `where`) into orthogonally connected groups.
 
-    networkx's union-find joins items in the same or adjacent cells; it is much lighter
-    than building a graph for the few items a grid holds.
+    The grouping depends only on which cells the items occupy, so it is worked out once
+    per pattern (by networkx) and remembered in the program's `cache`.
     """
     if len(items) < 2:  # nothing to join
         return [list(items)] if items else []
+    cells = tuple(items) if where is None else tuple(map(where.__getitem__, items))
+    parts = cache.get(cells)
+    if parts is None:
+        parts = _connected(cells, adjacency)
+        if len(cache) < 100_000:
+            cache[cells] = parts
+    return [[items[i] for i in part] for part in parts]
+
+
+def _connected(cells: tuple, adjacency: tuple) -> list[list[int]]:
+    """Indexes of `cells` grouped by adjacency (or by sharing a cell), via networkx."""
     from networkx.utils import UnionFind
 
-    cell_of = (lambda x: x) if where is None else where.__getitem__
-    joined = UnionFind(range(len(items)))
-    by_cell: dict[int, int] = {}
-    for i, x in enumerate(items):
-        here = cell_of(x)
-        if here in by_cell:
-            joined.union(by_cell[here], i)
+    joined = UnionFind(range(len(cells)))
+    first_at: dict[int, int] = {}
+    for i, here in enumerate(cells):
+        if here in first_at:
+            joined.union(first_at[here], i)
         else:
-            by_cell[here] = i
-    for here, i in by_cell.items():
+            first_at[here] = i
+    for here, i in first_at.items():
         for near in adjacency[here]:
-            j = by_cell.get(near)
+            j = first_at.get(near)
             if j is not None:
                 joined.union(i, j)
-    parts = sorted(sorted(part) for part in joined.to_sets())
-    return [[items[i] for i in part] for part in parts]
+    return sorted(sorted(part) for part in joined.to_sets())
 
 
 def arg_best(pairs: list, highest: bool):
