@@ -487,7 +487,7 @@ class Compiler:
         info = self.m.kinds[kind]
         attrs_ = self.comp_attrs[c]
         if info.decl.label is None:
-            shown = ", ".join(f"{k}: {_show(v)}" for k, v in attrs_.items() if v not in (None, False))
+            shown = ", ".join(f"{k}: {v}" for k, v in attrs_.items() if v not in (None, False))
             return f"{kind}({shown})" if shown else kind
         env = _Env({name: repr(value) for name, value in attrs_.items()})
         for p in info.props:
@@ -1527,10 +1527,6 @@ def _zero(t: Type):
     return {"int": 0, "flag": False, "text": ""}.get(t.kind)
 
 
-def _show(v) -> str:
-    return str(v)
-
-
 def compile_program(checker: Checker, players: int, options: dict | None = None,
                     extras: tuple[str, ...] = ()) -> Program:
     """Compile for a player count. `extras` are labels of components to add beyond the
@@ -1549,4 +1545,4 @@ def check_setup(checker: Checker, players: int) -> None:
     compiler.compile()
 
 
-__all__ = ["Program", "compile_program", "INT"]
+__all__ = ["Program", "check_setup", "compile_program"]

@@ -635,7 +635,7 @@ def parse_expression(text: str, path: str, line_offset: int, col_offset: int,
         tree = _parser().parse(text, start="expr")
     except UnexpectedInput as err:
         d = _syntax_diagnostic(err, path, line_offset)
-        errors.append(attrs_evolve_col(d, col_offset))
+        errors.append(_shift_columns(d, col_offset))
         return ast.IntLit(ast.Pos(path, line_offset + 1, col_offset + 1), 0)
     builder = _Builder(path, line_offset, col_offset)
     builder._text = text
@@ -644,7 +644,8 @@ def parse_expression(text: str, path: str, line_offset: int, col_offset: int,
     return node
 
 
-def attrs_evolve_col(d: Diagnostic, col_offset: int) -> Diagnostic:
+def _shift_columns(d: Diagnostic, col_offset: int) -> Diagnostic:
+    """A diagnostic of an expression inside a string, placed at its column in the line."""
     p = d.pos
     return Diagnostic(ast.Pos(p.file, p.line, p.column + col_offset, p.end_line, p.end_column + col_offset),
                       d.message, d.hint)
