@@ -33,7 +33,7 @@ from .codegen import (
     uses,
 )
 from .diagnostics import Diagnostic, RulesError
-from .model import INT, Model, Type
+from .model import Model, Type
 
 PASS = "pass"
 PLAIN_LOOP_LIMIT = 5_000_000  # iterations of a loop with no decision inside
