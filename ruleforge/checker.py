@@ -72,6 +72,9 @@ class Checker:
         self.def_types: dict[str, Type] = {}
         self._def_stack: list[str] = []
         self._player_var_writes: list[tuple[str, ast.Pos]] = []
+        self._phases_checked: set[str] = set()  # phases checked at a call (in the caller's scope)
+        self._phase_stack: list[str] = []
+        self._phase_cycle = False
 
     def error(self, pos: ast.Pos, message: str, hint: str | None = None) -> None:
         diag = Diagnostic(pos, message, hint)
@@ -88,17 +91,23 @@ class Checker:
             self.def_type(d.name)
         for a in self.model.actions.values():
             self.check_action(a)
-        for p in self.model.phases.values():
-            self.check_block(p.body, Scope())
         for s in self.model.scorings.values():
             self.check_scoring(s)
         for t in self.model.triggers:
             self.check_trigger(t)
+        # Phases are inlined where they are called, so each call is checked in its caller's
+        # scope (a phase called inside a turn may use `me` and `choose`); one never called is
+        # checked on its own.
+        self.check_phase_cycles()
         if self.model.flow is None:
             self.error(ast.Pos(self._main_file(), 1, 1), "the rules have no 'flow' block",
                        "add 'flow { ... }' saying how a game runs")
         else:
             self.check_block(self.model.flow.body, Scope())
+        for p in self.model.phases.values():
+            if p.name not in self._phases_checked:
+                self._phases_checked.add(p.name)
+                self.check_block(p.body, Scope())
         if self.model.ranking is not None:
             r = self.model.ranking
             scope = Scope(locals={r.player: PLAYER}, pure=True)
@@ -110,7 +119,6 @@ class Checker:
             self.expect(rule.cond, scope, FLAG, "an end condition")
             if rule.last is not None:
                 self.expect(rule.last, scope, PLAYER, "whose turn is the last")
-        self.check_phase_cycles()
         for target, pos in self._player_var_writes:
             if target in self.model.score_targets:
                 self.error(pos, f"'{target}' is kept by 'score ... into {target}'; changing it directly "
@@ -409,6 +417,7 @@ class Checker:
             state[n] = 1
             for m in graph.get(n, []):
                 if state.get(m) == 1:
+                    self._phase_cycle = True
                     self.error(self.model.phases[n].pos, f"phase '{n}' calls itself through '{m}'",
                                "use a loop instead of recursion")
                 elif m in graph and not state.get(m):
@@ -516,6 +525,11 @@ class Checker:
                 if s.name in m.actions:
                     hint = f"'{s.name}' is an action: offer it with 'turn p: {s.name}' or 'choose: {s.name}'"
                 self.error(s.pos, f"unknown phase '{s.name}'", hint)
+            elif s.name not in self._phase_stack and not self._phase_cycle:
+                self._phases_checked.add(s.name)
+                self._phase_stack.append(s.name)
+                self.check_block(m.phases[s.name].body, scope)
+                self._phase_stack.pop()
         else:  # pragma: no cover - the parser builds no other statement
             self.error(s.pos, f"unsupported statement {type(s).__name__}")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import ruleforge
 
 RULES = Path(__file__).parent / "synthetic" / "reentrant.rules"
@@ -30,3 +32,56 @@ def test_a_chain_survives_save_and_load_in_the_middle() -> None:
     assert restored.digest() == game.digest()
     restored.apply("pass")
     assert restored.log_lines()[-2:] == ["done with 2", "done with 1"]
+
+
+PHASE_RULES = '''
+game "Phases"
+players 2
+kind Token { value: int  label "{value}" }
+zone pool: pile
+zone mine per player: pile
+components { Token(value: 1..4) in pool }
+
+flow {
+  for p in players {
+    turn p {
+      pick_twice       # a phase called inside a turn: `me` and `choose` are the turn's
+    }
+  }
+}
+
+phase pick_twice {
+  choose: take
+  choose: take, pass
+  log "{me} holds {count(mine(me))}"
+}
+
+action take(t in pool) "take {t}" {
+  move t to mine(me)
+}
+'''
+
+
+def test_a_phase_called_inside_a_turn_decides_for_the_turns_player(tmp_path: Path) -> None:
+    path = tmp_path / "phases.rules"
+    path.write_text(PHASE_RULES)
+    game = ruleforge.load(path).new_game(2, seed=0)
+    game.apply("take 4")
+    assert game.current_player == 0 and game.legal_labels()[-1] == "pass"
+    game.apply("pass")
+    game.apply("take 3")     # P2
+    game.apply("take 2")
+    assert game.is_over
+    assert game.log_lines()[-4:] == ["P1 holds 1", "P2: take 3", "P2: take 2", "P2 holds 2"]
+
+
+def test_a_phase_deciding_outside_any_turn_is_an_error(tmp_path: Path) -> None:
+    flow = "flow {\n  pick_twice\n}\n"
+    text = PHASE_RULES[:PHASE_RULES.index("flow {")] + flow + PHASE_RULES[PHASE_RULES.index("phase pick_twice"):]
+    path = tmp_path / "phases.rules"
+    path.write_text(text)
+    with pytest.raises(ruleforge.RulesError) as caught:
+        ruleforge.load(path)
+    messages = [d.message for d in caught.value.diagnostics]
+    no_me = "'me' exists only inside an action or a turn"
+    assert messages == ["'choose' needs a player", "'choose' needs a player", no_me, no_me]
