@@ -694,8 +694,20 @@ class Checker:
             self.expect(e.high, scope, INT, "a range's end")
             return list_of(INT)
         if isinstance(e, ast.BinOp):
-            self.expect(e.left, scope, INT, f"the left side of '{e.op}'")
-            self.expect(e.right, scope, INT, f"the right side of '{e.op}'")
+            a = self.expr(e.left, scope)
+            b = self.expr(e.right, scope)
+            if e.op == "+" and {a.kind, b.kind} & {"list", "zone", "grid"}:
+                # joining collections: lists, or the contents of zones and grids
+                ea, eb = element_of(a), element_of(b)
+                if ea is None or eb is None or not (compatible(ea, eb) or compatible(eb, ea)):
+                    self.error(e.pos, f"'+' joins two collections of one type, not {a} and {b}")
+                    return ANY
+                self.res[e] = ("join", None)
+                return list_of(ea if ea != ANY else eb)
+            for side, t in ((e.left, a), (e.right, b)):
+                if not compatible(INT, t):
+                    self.error(side.pos, f"{'the left' if side is e.left else 'the right'} side of "
+                               f"'{e.op}' must be int, not {t}")
             return INT
         if isinstance(e, ast.Neg):
             self.expect(e.operand, scope, INT, "the operand of '-'")

@@ -1368,6 +1368,8 @@ class Compiler:
         if isinstance(e, ast.Range):
             return f"range({self.cx(e.low, env)}, {self.cx(e.high, env)} + 1)"
         if isinstance(e, ast.BinOp):
+            if self.ck.res.get(e, ("",))[0] == "join":
+                return f"(list({self.cx_iter(e.left, env)}) + list({self.cx_iter(e.right, env)}))"
             return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
         if isinstance(e, ast.Neg):
             return f"(-{self.cx(e.operand, env)})"

@@ -93,3 +93,14 @@ def test_random_games_end_and_add_up(rules: ruleforge.Rules) -> None:
         assert game.evaluate("count(board(p)) + count(board(q))", p=0, q=1) == 12
         saved = rules.load_game(game.to_json())
         assert saved.digest() == game.digest()
+
+
+def test_plus_joins_collections(rules: ruleforge.Rules) -> None:
+    game = rules.new_game(2, seed=1)
+    board(game, 0, ["RRB", "BRB"])
+    # a grid's components, a pile's and a list literal's, joined with +
+    assert game.evaluate("count(board(p) + markers(p))", p=0) == 7
+    assert game.evaluate("count(c for c in board(p) + markers(p) if c is Tile)", p=0) == 6
+    assert game.evaluate("[1, 2] + [3]") == [1, 2, 3]
+    with pytest.raises(ruleforge.RulesError, match="joins two collections of one type"):
+        game.evaluate("[1, 2] + board(p)", p=0)
