@@ -385,6 +385,30 @@ class _Played(NamedTuple):
     decree_owner: int
 
 
+class _Ending:
+    """The end of the game (§5), checked after every turn by both turn loops."""
+
+    def __init__(self) -> None:
+        self.triggered = False
+        self.declared_by: int | None = None
+        self.end = ""  # "declared" or "depleted"
+
+    def after_turn(self, me: int, first: int, declared: bool, piles: list[list[str]]) -> bool:
+        """Record what the turn just played triggered; True when the game is over."""
+        if self.triggered:
+            return True  # that was the final turn
+        if declared:
+            self.triggered = True
+            self.declared_by = me
+            self.end = "declared"
+        elif sum(1 for p in piles if not p) >= 2:
+            self.end = "depleted"
+            if me != first:
+                return True  # the second player's turn ends the game at once
+            self.triggered = True
+        return False
+
+
 def _turns_type_first(rng: random.Random, first: int, piles: list[list[str]], terr: list[list[str]],
                       discard: list[str]) -> _Played:
     """The turns under ``policy="type-first"``: the kind of action first, then its details."""
@@ -397,9 +421,7 @@ def _turns_type_first(rng: random.Random, first: int, piles: list[list[str]], te
     on_discard = [0, 0]
     decree_owner = -1
 
-    end_triggered = False
-    declared_by: int | None = None
-    end = ""
+    ending = _Ending()
     turns = 0
     history: list[tuple[int, str]] = []
     current = first
@@ -423,7 +445,7 @@ def _turns_type_first(rng: random.Random, first: int, piles: list[list[str]], te
             options.append(DECREE)
         if on_swap[me] or on_discard[me]:
             options.append(RECALL)
-        if not end_triggered and len(shown) < 5:
+        if not ending.triggered and len(shown) < 5:
             options.append(DECLARE)
 
         declared = False
@@ -510,21 +532,12 @@ def _turns_type_first(rng: random.Random, first: int, piles: list[list[str]], te
             history.append((me, "pass"))
         turns += 1
 
-        # End of turn checks (§5).
-        if end_triggered:
-            break  # that was the final turn
-        if declared:
-            end_triggered = True
-            declared_by = me
-            end = "declared"
-        elif sum(1 for p in piles if not p) >= 2:
-            end = "depleted"
-            if me != first:
-                break  # the second player's turn ends the game at once
-            end_triggered = True
+        if ending.after_turn(me, first, declared, piles):
+            break
         current = 1 - me
 
-    return _Played(turns, decisions, history, end, declared_by, reserve, on_swap, on_discard, decree_owner)
+    return _Played(turns, decisions, history, ending.end, ending.declared_by, reserve, on_swap, on_discard,
+                   decree_owner)
 
 
 def _turns_engine(rng: random.Random, first: int, piles: list[list[str]], terr: list[list[str]],
@@ -543,9 +556,7 @@ def _turns_engine(rng: random.Random, first: int, piles: list[list[str]], terr: 
     on_discard = [0, 0]
     decree_owner = -1
 
-    end_triggered = False
-    declared_by: int | None = None
-    end = ""
+    ending = _Ending()
     turns = 0
     history: list[tuple[int, str]] = []
     current = first
@@ -568,7 +579,7 @@ def _turns_engine(rng: random.Random, first: int, piles: list[list[str]], terr: 
                 options.extend(MAIN_DECREES)
         if on_swap[me] or on_discard[me]:
             options.append(MAIN_RECALL)
-        if not end_triggered and len(shown) < 5:
+        if not ending.triggered and len(shown) < 5:
             options.append(MAIN_DECLARE)
 
         declared = False
@@ -656,21 +667,12 @@ def _turns_engine(rng: random.Random, first: int, piles: list[list[str]], terr: 
             history.append((me, "pass"))
         turns += 1
 
-        # End of turn checks (§5).
-        if end_triggered:
-            break  # that was the final turn
-        if declared:
-            end_triggered = True
-            declared_by = me
-            end = "declared"
-        elif sum(1 for p in piles if not p) >= 2:
-            end = "depleted"
-            if me != first:
-                break  # the second player's turn ends the game at once
-            end_triggered = True
+        if ending.after_turn(me, first, declared, piles):
+            break
         current = 1 - me
 
-    return _Played(turns, decisions, history, end, declared_by, reserve, on_swap, on_discard, decree_owner)
+    return _Played(turns, decisions, history, ending.end, ending.declared_by, reserve, on_swap, on_discard,
+                   decree_owner)
 
 
 def _reveal(rng: random.Random, terr: list[list[str]], order: tuple[int, int],

@@ -851,7 +851,6 @@ class Compiler:
             self.start(end)
             self.end_of_turn(inner)
         elif isinstance(s, ast.If):
-            after = None
             targets = []
             for i, (cond, body) in enumerate(s.branches):
                 b = self.new_block()
