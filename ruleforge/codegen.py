@@ -19,6 +19,43 @@ JUMP = re.compile(r"^(\s*)return (\d+)(?:  # .*)?$")
 MAX_FUSED_LINES = 80
 
 
+def cell_index(first: str, row: str, column: str, columns: int) -> str:
+    """The zone index of a grid cell, with the constant parts added up now."""
+    const = -1 - columns
+    terms = []
+    for code, scale in ((first, 1), (row, columns), (column, 1)):
+        if re.fullmatch(r"-?\d+", code):
+            const += int(code) * scale
+        else:
+            terms.append(code if scale == 1 else f"{code} * {scale}")
+    if const or not terms:
+        terms.append(str(const) if not terms else (f"+ {const}" if const > 0 else f"- {-const}"))
+        if len(terms) > 1:
+            return " + ".join(terms[:-1]) + " " + terms[-1]
+    return " + ".join(terms)
+
+
+GUARD = re.compile(r"^    if not \((.*)\):((?:  # @.*)?)$")
+
+
+def nest_guards(body: list[str], leave: str) -> list[str]:
+    """Turn top-level `if not (C): <leave>` guards into nested `if C:` blocks, so a part
+    of a legal-action function needs no loop to leave early."""
+    out: list[str] = []
+    pad = ""
+    i = 0
+    while i < len(body):
+        m = GUARD.match(body[i])
+        if m and i + 1 < len(body) and body[i + 1] == f"        {leave}":
+            out.append(f"{pad}    if {m.group(1)}:{m.group(2)}")
+            pad += "    "
+            i += 2
+            continue
+        out.append(pad + body[i])
+        i += 1
+    return out
+
+
 def group_by_first(actions: list) -> list:
     groups: list = []
     for action in actions:
@@ -46,6 +83,22 @@ def count_vs_zero(e: ast.Compare, defs: dict) -> tuple[ast.GenCall, bool] | None
         return gen, False
     if (op, value.value) in (("==", 0), ("<", 1), ("<=", 0)):
         return gen, True
+    return None
+
+
+def zone_count_vs_zero(e: ast.Compare, checker) -> tuple[ast.Expr, bool] | None:
+    """`count(z) > 0` (and the like) on one zone or cell: the zone and whether negated."""
+    left, op, value = e.left, e.op, e.right
+    if not (isinstance(left, ast.Call) and left.func == "count" and len(left.args) == 1
+            and isinstance(value, ast.IntLit) and checker.res.get(left, ("",))[0] == "aggregate"):
+        return None
+    t = checker.types.get(left.args[0])
+    if t is None or t.kind != "zone":
+        return None
+    if (op, value.value) in ((">", 0), (">=", 1), ("!=", 0)):
+        return left.args[0], False
+    if (op, value.value) in (("==", 0), ("<", 1), ("<=", 0)):
+        return left.args[0], True
     return None
 
 

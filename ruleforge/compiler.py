@@ -20,17 +20,20 @@ from .codegen import (
     CHEAP,
     CONSTANT,
     SIMPLE,
+    cell_index,
     conjuncts,
     count_names,
     count_vs_zero,
     fuse_blocks,
     group_by_first,
     hoist_grid_reads,
+    nest_guards,
     placement,
     prologue,
     reads_state,
     stateless,
     uses,
+    zone_count_vs_zero,
 )
 from .diagnostics import Diagnostic, RulesError
 from .model import Model, Type
@@ -118,12 +121,13 @@ class Program:
 class _Env:
     """Local names visible to generated code, and how to reach each one."""
 
-    def __init__(self, names: dict | None = None, me: str | None = None):
+    def __init__(self, names: dict | None = None, me: str | None = None, types: dict | None = None):
         self.names = dict(names or {})
         self.me = me
+        self.types = dict(types or {})  # an inlined def's parameters: the arguments' own types
 
     def child(self) -> _Env:
-        return _Env(self.names, self.me)
+        return _Env(self.names, self.me, self.types)
 
 
 class Compiler:
@@ -698,7 +702,7 @@ class Compiler:
             e(f"{fn}(st, {self.cx(s.what, env)}, {self.cx(s.to, env)})", s.pos)
         elif isinstance(s, ast.If):
             for i, (cond, body) in enumerate(s.branches):
-                e(f"{'if' if i == 0 else 'elif'} {self.cx(cond, env)}:", cond.pos)
+                e(f"{'if' if i == 0 else 'elif'} {self.cx_test(cond, env)}:", cond.pos)
                 self.plain_block(body, env)
             if s.otherwise:
                 e("else:")
@@ -718,7 +722,7 @@ class Compiler:
         elif isinstance(s, ast.While):
             # bounded, so that a loop with no decision that never ends is an error, not a hang
             e(f"for _ in range({PLAIN_LOOP_LIMIT}):", s.pos)
-            e(f"    if not ({self.cx(s.cond, env)}):")
+            e(f"    if not ({self.cx_test(s.cond, env)}):")
             e("        break")
             self.plain_block(s.body, env)
             e("else:")
@@ -729,7 +733,7 @@ class Compiler:
             inner = env.child()
             for x in s.body:
                 self.compile_plain(x, inner, False)
-            e(f"if {self.cx(s.cond, inner)}:")
+            e(f"if {self.cx_test(s.cond, inner)}:")
             e("    break")
             self.indent -= 1
             e("else:")
@@ -799,7 +803,7 @@ class Compiler:
         me = env.me
         e(f"if not {ending}:")
         for i, rule in enumerate(rules):
-            e(f"    {'if' if i == 0 else 'elif'} {self.cx(rule.cond, env)}:", rule.pos)
+            e(f"    {'if' if i == 0 else 'elif'} {self.cx_test(rule.cond, env)}:", rule.pos)
             e(f"        {ending} = True")
             if rule.last is None:
                 e(f"        {finished} = True")
@@ -855,7 +859,7 @@ class Compiler:
             for i, (cond, body) in enumerate(s.branches):
                 b = self.new_block()
                 targets.append((b, body))
-                e(f"{'if' if i == 0 else 'elif'} {self.cx(cond, env)}:", cond.pos)
+                e(f"{'if' if i == 0 else 'elif'} {self.cx_test(cond, env)}:", cond.pos)
                 e(f"    return {b}")
             other = self.new_block()
             targets.append((other, s.otherwise))
@@ -905,7 +909,7 @@ class Compiler:
         elif isinstance(s, ast.While):
             e(f"return {head}", s.pos)
             self.start(head)
-            e(f"if {self.cx(s.cond, env)}:")
+            e(f"if {self.cx_test(s.cond, env)}:")
             e(f"    return {body}")
             e(f"return {after}")
             stmts = s.body
@@ -913,7 +917,7 @@ class Compiler:
             e(f"return {body}", s.pos)
             end = self.compile_body(s.body, inner, body, new_scope=False)
             self.start(end)
-            e(f"if {self.cx(s.cond, inner)}:", s.cond.pos)
+            e(f"if {self.cx_test(s.cond, inner)}:", s.cond.pos)
             e(f"    return {after}")
             e(f"return {body}")
             self.start(after)
@@ -985,7 +989,7 @@ class Compiler:
         """
         lines = [f"def legal_point_{index}(st, me, out):", "    Z = st.z; V = st.v; P = st.p"]
         for aid in options:
-            body = self.legal_lines(self.actions[aid], "break")
+            body = nest_guards(self.legal_lines(self.actions[aid], "break"), "break")
             if any(line.strip() == "break" for line in body):
                 lines.append("    for _once in ONCE:")
                 lines.extend("    " + line for line in body)
@@ -1007,7 +1011,7 @@ class Compiler:
         env = _Env({"me": "me", **{q.name: f"a_{q.name}" for q in params}}, me="me")
         variables = [f"a_{q.name}" for q in params]
         conds = [(cond, self.tag(r.pos)) for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require))
-                 for cond in conjuncts(self.cx(r, env))]
+                 for cond in conjuncts(self.cx_test(r, env))]
         domains = [self.cx_iter(q.domain, env) for q in params]
         fixed = [c for c in conds if stateless(c[0]) and uses(pyast.parse(c[0], mode="eval"), variables)]
         if params and all(stateless(d) for d in domains):
@@ -1144,7 +1148,7 @@ class Compiler:
             if isinstance(item, ast.BestChoice):
                 self.emit_best(item, items[pos + 1:], index, env, lines, depth)
                 return
-            cond = self.cx(item.cond, env) if item.cond is not None else "True"
+            cond = self.cx_test(item.cond, env) if item.cond is not None else "True"
             i = index
             index += 1
             if item.mode == "points":
@@ -1174,7 +1178,7 @@ class Compiler:
         var = f"g_{b.source_var}_{k}"
         inner.names[b.source_var] = var
         prop = self.prop_index[b.prop]
-        cond = f" if {self.cx(b.cond, inner)}" if b.cond is not None else ""
+        cond = f" if {self.cx_test(b.cond, inner)}" if b.cond is not None else ""
         lines.append(f"{pad}sel{k} = [{var} for {var} in {self.cx_iter(b.source, env)}{cond}]"
                      + self.tag(b.pos))
         lines.append(f"{pad}opts{k} = [list({self.cx_iter(b.options, inner)}) or [P[{prop}][{var}]] "
@@ -1332,7 +1336,7 @@ class Compiler:
                 chain += f"{self.cx(en.value, env)} if {subject} >= {en.key} else "
             return f"({chain}{out})"
         if isinstance(e, ast.IfExpr):
-            return f"({self.cx(e.then, env)} if {self.cx(e.cond, env)} else {self.cx(e.other, env)})"
+            return f"({self.cx(e.then, env)} if {self.cx_test(e.cond, env)} else {self.cx(e.other, env)})"
         if isinstance(e, ast.BoolOp):
             return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
         if isinstance(e, ast.Not):
@@ -1374,6 +1378,52 @@ class Compiler:
             return f"(-{self.cx(e.operand, env)})"
         raise AssertionError(e)  # pragma: no cover
 
+    def inline_env(self, d: ast.DefDecl, args: tuple, codes: list[str], env: _Env) -> _Env:
+        """The names of an inlined def: its parameters stand for the arguments' code, and
+        keep the arguments' own (possibly narrower) types."""
+        types = {p.name: self.type_in(a, env) for p, a in zip(d.params, args)}
+        return _Env({p.name: c for p, c in zip(d.params, codes)}, types={k: t for k, t in types.items() if t})
+
+    def type_in(self, e: ast.Expr, env: _Env) -> Type | None:
+        if isinstance(e, ast.Name) and e.ident in env.types:
+            return env.types[e.ident]
+        return self.ck.types.get(e)
+
+    def within(self, e: ast.Expr, code: str, size: int, axis: str, env: _Env) -> bool:
+        """Whether a row or column number is surely in 1..size: a number, or the row or
+        column of a cell of a grid no larger along that axis."""
+        if code.isdigit():
+            return 1 <= int(code) <= size
+        if isinstance(e, ast.Call) and e.func == axis and self.ck.res.get(e, ("",))[0] == "builtin":
+            t = self.type_in(e.args[0], env)
+            if t is not None and t.kind == "zone" and t.name in self.grid_size:
+                rows, cols = self.grid_size[t.name]
+                return (rows if axis == "row" else cols) <= size
+        return False
+
+    def cx_test(self, e: ast.Expr, env: _Env) -> str:
+        """Code for `e` where only its truth counts (a condition): `count(z) > 0` becomes
+        the zone's list itself, `count(z) == 0` its negation, with no call to `len`."""
+        if isinstance(e, ast.BoolOp):
+            return f"({self.cx_test(e.left, env)} {e.op} {self.cx_test(e.right, env)})"
+        if isinstance(e, ast.Not):
+            return f"(not {self.cx_test(e.operand, env)})"
+        if isinstance(e, ast.Name) and self.ck.res.get(e, ("",))[0] == "def":
+            return self.cx_test(self.m.defs[e.ident].body, _Env())
+        if isinstance(e, ast.Call) and self.ck.res.get(e, ("",))[0] == "def":
+            d = self.m.defs[e.func]
+            codes = [self.cx(a, env) for a in e.args]
+            name_uses = count_names(d.body)
+            if all(SIMPLE.match(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
+                return self.cx_test(d.body, self.inline_env(d, e.args, codes, env))
+        if isinstance(e, ast.Compare):
+            found = zone_count_vs_zero(e, self.ck)
+            if found is not None:
+                zone, negate = found
+                code = self.cx_iter(zone, env)
+                return f"(not {code})" if negate else code
+        return self.cx(e, env)
+
     def cx_call(self, e: ast.Call, env: _Env) -> str:
         res = self.ck.res.get(e)
         kind = res[0] if res else None
@@ -1390,7 +1440,7 @@ class Compiler:
             name_uses = count_names(d.body)
             if all(SIMPLE.match(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
                 # Inline the body: a def is a pure expression, so substitution is exact.
-                return self.cx(d.body, _Env({p.name: c for p, c in zip(d.params, codes)}))
+                return self.cx(d.body, self.inline_env(d, args, codes, env))
             return f"d_{e.func}(st" + "".join(", " + c for c in codes) + ")"
         if kind == "aggregate":
             t0 = self.ck.types.get(args[0])
@@ -1427,11 +1477,10 @@ class Compiler:
             if f == "cell":
                 rows, cols = self.grid_of(args[0])
                 if all(CHEAP.match(x) for x in a[1:]):  # inline: positions are looked up everywhere
-                    lit_r = a[1].isdigit() and 1 <= int(a[1]) <= rows
-                    lit_c = a[2].isdigit() and 1 <= int(a[2]) <= cols
-                    checks = ([] if lit_r else [f"1 <= {a[1]} <= {rows}"]) + \
-                        ([] if lit_c else [f"1 <= {a[2]} <= {cols}"])
-                    index = f"{a[0]} + ({a[1]} - 1) * {cols} + {a[2]} - 1"
+                    checks = [f"1 <= {code} <= {size}" for code, arg, size, axis
+                              in ((a[1], args[1], rows, "row"), (a[2], args[2], cols, "column"))
+                              if not self.within(arg, code, size, axis, env)]
+                    index = cell_index(a[0], a[1], a[2], cols)
                     return f"({index} if {' and '.join(checks)} else None)" if checks else f"({index})"
                 return f"cell_at({a[0]}, {a[1]}, {a[2]}, {rows}, {cols})"
             if f == "cells":
@@ -1463,7 +1512,7 @@ class Compiler:
         var = f"g_{e.var}_{next(self.fresh)}"
         inner.names[e.var] = var
         src = self.cx_iter(e.source, env)
-        cond = f" if {self.cx(e.cond, inner)}" if e.cond is not None else ""
+        cond = f" if {self.cx_test(e.cond, inner)}" if e.cond is not None else ""
         loops = f"for {var} in {src}{cond}"
         for more_var, more_src, more_cond in e.more:
             code = self.cx_iter(more_src, inner)
@@ -1472,7 +1521,7 @@ class Compiler:
             inner.names[more_var] = name
             loops += f" for {name} in {code}"
             if more_cond is not None:
-                loops += f" if {self.cx(more_cond, inner)}"
+                loops += f" if {self.cx_test(more_cond, inner)}"
         item = self.cx(e.item, inner)
         gen = f"{item} {loops}"
         f = e.func
