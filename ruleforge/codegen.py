@@ -19,6 +19,28 @@ JUMP = re.compile(r"^(\s*)return (\d+)(?:  # .*)?$")
 MAX_FUSED_LINES = 80
 
 
+def fixed_range(code: str) -> tuple[str, int] | None:
+    """`range(a, b)` of constants, or `range(x, x + k)`: the first value's code and the
+    count, known now. Anything else (a list, a zone's contents): None."""
+    try:
+        tree = pyast.parse(code, mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(tree, pyast.Call) and isinstance(tree.func, pyast.Name) and tree.func.id == "range"
+            and len(tree.args) == 2 and not tree.keywords):
+        return None
+    low, high = tree.args
+    if isinstance(high, pyast.BinOp) and isinstance(high.op, pyast.Add) and \
+            pyast.unparse(high.left) == pyast.unparse(low) and isinstance(high.right, pyast.Constant):
+        return pyast.unparse(low), int(high.right.value)
+    try:
+        a, b = (int(eval(compile(pyast.Expression(x), "<range>", "eval"), {"__builtins__": {}}))  # noqa: S307
+                for x in (low, high))
+    except Exception:  # not constants
+        return None
+    return str(a), max(0, b - a)
+
+
 def cell_index(first: str, row: str, column: str, columns: int) -> str:
     """The zone index of a grid cell, with the constant parts added up now."""
     const = -1 - columns

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast as pyast
 import itertools
+import re
 
 import attrs
 
@@ -24,6 +25,7 @@ from .codegen import (
     conjuncts,
     count_names,
     count_vs_zero,
+    fixed_range,
     fuse_blocks,
     group_by_first,
     hoist_grid_reads,
@@ -39,6 +41,8 @@ from .diagnostics import Diagnostic, RulesError
 from .model import Model, Type
 
 PASS = "pass"
+UNROLLED = ("count", "any", "every", "sum")  # generators written out term by term when short
+MAX_UNROLLED = 10
 PLAIN_LOOP_LIMIT = 5_000_000  # iterations of a loop with no decision inside
 
 
@@ -1424,6 +1428,51 @@ class Compiler:
                 return f"(not {code})" if negate else code
         return self.cx(e, env)
 
+    def small_domain(self, src: str) -> list[str] | None:
+        """The values a generator's variable takes, as code, when there are few of them and
+        they are known now (a grid's cells, a number range, the players)."""
+        if src == "PLAYERS":
+            return [str(p) for p in range(self.n)]
+        domain = fixed_range(src)
+        if domain is None:
+            return None
+        first, size = domain
+        if size > MAX_UNROLLED:
+            return None
+        if first.lstrip("-").isdigit():
+            return [str(int(first) + i) for i in range(size)]
+        return [f"({first} + {i})" if i else first for i in range(size)]
+
+    def unrolled(self, f: str, var: str, values: list[str], item: str, cond: str | None) -> str:
+        """count/any/every/sum over a few known values, written out term by term: no
+        generator to create and resume, and position tables read now."""
+        def at(code: str, value: str) -> str:
+            code = re.sub(rf"\b{var}\b", value, code)
+            return re.sub(r"\b(ROW|COL|ZOWNER)\[(\d+)\]",
+                          lambda m: repr(self.position_table(m.group(1))[int(m.group(2))]), code)
+
+        if not values:
+            return {"count": "0", "sum": "0", "any": "False", "every": "True"}[f]
+        conds = [at(cond, v) for v in values] if cond else None
+        items = [at(item, v) for v in values]
+        if f == "count":
+            if conds is None:
+                return str(len(values))
+            return "(" + " + ".join(f"(1 if {c} else 0)" for c in conds) + ")"
+        if f == "sum":
+            terms = items if conds is None else [f"({i} if {c} else 0)" for i, c in zip(items, conds)]
+            return "(" + " + ".join(terms) + ")"
+        if f == "any":
+            terms = items if conds is None else conds if item == "True" else \
+                [f"({c} and {i})" for i, c in zip(items, conds)]
+            return "(not not (" + " or ".join(terms) + "))"
+        terms = items if conds is None else [f"(not ({c}) or {i})" for i, c in zip(items, conds)]
+        return "(not not (" + " and ".join(terms) + "))"
+
+    def position_table(self, name: str) -> tuple:
+        attr = {"ROW": "row", "COL": "column", "ZOWNER": "owner"}[name]
+        return tuple(getattr(z, attr) for z in self.zones)
+
     def cx_call(self, e: ast.Call, env: _Env) -> str:
         res = self.ck.res.get(e)
         kind = res[0] if res else None
@@ -1525,6 +1574,10 @@ class Compiler:
         item = self.cx(e.item, inner)
         gen = f"{item} {loops}"
         f = e.func
+        if not e.more and f in UNROLLED:
+            values = self.small_domain(src)
+            if values is not None:
+                return self.unrolled(f, var, values, item, cond[4:] if cond else None)
         if f == "count":
             return f"len([0 {loops}])"
         if f == "groups":
