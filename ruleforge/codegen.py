@@ -193,6 +193,94 @@ def hoist_grid_reads(lines: list[str]) -> str:
     return "\n".join(lines[:2] + head + [body])
 
 
+ORDER_FREE = {"len", "sum", "any", "all", "min", "max"}  # results that ignore the items' order
+TAGGED = re.compile(r"^(\s*)(.*?)((?:  # @.*)?)$")
+
+
+def narrow_by_attribute(source: str) -> str:
+    """Within a scoring, a generator over a hoisted grid (`_grid0`) whose condition only
+    holds for components with given values of a fixed attribute (`A_type[c] == 'X' or
+    ...`) walks just those components: the grid is split by that attribute once, at the
+    top, and each such item reads its part. Only where the order of items cannot matter."""
+    lines = source.split("\n")
+    splits: dict[tuple[str, str], str] = {}
+    out = []
+    for line in lines:
+        m = TAGGED.match(line)
+        indent, code, tag = m.group(1), m.group(2), m.group(3)
+        if "_grid" not in code or code.endswith(":"):
+            out.append(line)
+            continue
+        try:
+            tree = pyast.parse(code)
+        except SyntaxError:
+            out.append(line)
+            continue
+        narrower = _Narrower(splits)
+        tree = narrower.visit(tree)
+        out.append(f"{indent}{pyast.unparse(tree)}{tag}" if narrower.changes else line)
+    if not splits:
+        return source
+    head = [f"    {name} = split_by({grid}, A_{attr})" for (grid, attr), name in splits.items()]
+    last = max(i for i, line in enumerate(out) if re.match(r"    _grid\d+ = ", line))
+    return "\n".join(out[:last + 1] + head + out[last + 1:])
+
+
+class _Narrower(pyast.NodeTransformer):
+    """Rewrites order-free comprehensions over `_gridN` to walk an attribute's parts only."""
+
+    def __init__(self, splits: dict):
+        self.splits = splits
+        self.changes = 0
+
+    def visit_Call(self, node: pyast.Call) -> pyast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, pyast.Name) and node.func.id in ORDER_FREE and node.args:
+            node.args[0] = self.narrow(node.args[0])
+        return node
+
+    def narrow(self, comp: pyast.AST) -> pyast.AST:
+        if not isinstance(comp, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp)) or len(comp.generators) < 1:
+            return comp
+        gen = comp.generators[0]
+        if not (isinstance(gen.iter, pyast.Name) and gen.iter.id.startswith("_grid")
+                and isinstance(gen.target, pyast.Name) and len(gen.ifs) == 1):
+            return comp
+        found = attribute_values(gen.ifs[0], gen.target.id)
+        if found is None:
+            return comp
+        attr, values = found
+        key = (gen.iter.id, attr)
+        name = self.splits.setdefault(key, f"_by{len(self.splits)}")
+        parts = [f"*{name}.get({v!r}, ())" for v in values]
+        gen.iter = pyast.parse(f"{name}.get({values[0]!r}, ())" if len(values) == 1
+                               else "[" + ", ".join(parts) + "]", mode="eval").body
+        self.changes += 1
+        return comp
+
+
+def attribute_values(cond: pyast.AST, var: str) -> tuple[str, list] | None:
+    """The values of one fixed attribute of `var` that a condition needs: from
+    `A_x[var] == 'v'`, a conjunction holding such a part, or alternatives that all do."""
+    if isinstance(cond, pyast.Compare) and len(cond.ops) == 1 and isinstance(cond.ops[0], pyast.Eq) \
+            and isinstance(cond.left, pyast.Subscript) and isinstance(cond.left.value, pyast.Name) \
+            and cond.left.value.id.startswith("A_") and isinstance(cond.left.slice, pyast.Name) \
+            and cond.left.slice.id == var and isinstance(cond.comparators[0], pyast.Constant):
+        return cond.left.value.id[2:], [cond.comparators[0].value]
+    if isinstance(cond, pyast.BoolOp) and isinstance(cond.op, pyast.And):
+        return next((found for part in cond.values if (found := attribute_values(part, var))), None)
+    if isinstance(cond, pyast.BoolOp) and isinstance(cond.op, pyast.Or):
+        attr, values = None, []
+        for branch in cond.values:
+            found = attribute_values(branch, var)
+            if found is None or attr not in (None, found[0]):
+                return None
+            attr = found[0]
+            values += [v for v in found[1] if v not in values]
+        return attr, values
+    return None
+
+
 def reads_state(code: str) -> bool:
     """Whether generated code reads the game state (rather than only its arguments)."""
     return bool(re.search(r"\b(?:Z|V|P)\[|\bst\.", code))

@@ -29,6 +29,7 @@ from .codegen import (
     fuse_blocks,
     group_by_first,
     hoist_grid_reads,
+    narrow_by_attribute,
     nest_guards,
     placement,
     prologue,
@@ -275,7 +276,7 @@ class Compiler:
             "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
             "index_in_zone": runtime.index_in_zone, "show": runtime.show,
             "_last": runtime.last, "_first": runtime.first,
-            "pop_frame": runtime.pop_frame, "counts_as_value": runtime.counts_as_value,
+            "pop_frame": runtime.pop_frame, "split_by": runtime.split_by, "counts_as_value": runtime.counts_as_value,
             "counted_as": runtime.counted_as,
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
             "arg_best": runtime.arg_best, "product": itertools.product,
@@ -1142,7 +1143,7 @@ class Compiler:
                  f"    out = [0] * {count}", "    t = 0"]
         self.emit_score_items(list(s.items), 0, env, lines, 1)
         lines.append("    return out, t")
-        return hoist_grid_reads(lines)
+        return narrow_by_attribute(hoist_grid_reads(lines))
 
     def emit_score_items(self, items: list, index: int, env: _Env, lines: list[str], depth: int) -> None:
         """Items in order; a `best` choice wraps the items after it in a search over its options."""
@@ -1364,10 +1365,13 @@ class Compiler:
                     return f"(lambda _k: _k is not None and KIND[_k] == {res[1]!r})({x})"
                 value = self.cx(e.right, env)
                 props = self.uniform_counts_props()
-                if props is not None and SIMPLE.match(x) and SIMPLE.match(value):
-                    # inline when every kind counts as the same properties
+                if props is not None and SIMPLE.match(value) and "rand_" not in x:
+                    # inline when every kind counts as the same properties; x is computed once
+                    first = x
+                    if not SIMPLE.match(x):
+                        first, x = f"({(x := f'_k{next(self.fresh)}')} := {first})", x
                     tests = "".join(f" or P[{k}][{x}] == {value}" for k in props)
-                    return f"({x} is not None and ({value} in CS[{x}]{tests}))"
+                    return f"({first} is not None and ({value} in CS[{x}]{tests}))"
                 return f"counts_as_value(P, {x}, {value}, CS, CP)"
             if e.op == "in":
                 return f"({self.cx(e.left, env)} in {self.cx_iter(e.right, env)})"
@@ -1377,7 +1381,13 @@ class Compiler:
         if isinstance(e, ast.BinOp):
             if self.ck.res.get(e, ("",))[0] == "join":
                 return f"(list({self.cx_iter(e.left, env)}) + list({self.cx_iter(e.right, env)}))"
-            return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
+            left, right = self.cx(e.left, env), self.cx(e.right, env)
+            if e.op == "*" and not CONSTANT.match(right) and not SIMPLE.match(right) \
+                    and not SIMPLE.match(left) and "rand_" not in right:
+                # a count times something costly: when the count is 0, skip the rest
+                m = f"_m{next(self.fresh)}"
+                return f"(0 if not ({m} := {left}) else {m} * {right})"
+            return f"({left} {e.op} {right})"
         if isinstance(e, ast.Neg):
             return f"(-{self.cx(e.operand, env)})"
         raise AssertionError(e)  # pragma: no cover

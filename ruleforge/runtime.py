@@ -267,6 +267,19 @@ def counted_as(props: list, c, static: tuple, prop_index: tuple) -> list:
     return out
 
 
+def split_by(items: list, attribute: tuple) -> dict:
+    """Components by their value of a fixed attribute, each part in the items' order."""
+    parts: dict = {}
+    for c in items:
+        value = attribute[c]
+        part = parts.get(value)
+        if part is None:
+            parts[value] = [c]
+        else:
+            part.append(c)
+    return parts
+
+
 def pop_frame(st: State) -> int:
     """Return from an action: restore the locals it saved and go back where it was chosen."""
     pc, start, values = st.stack.pop()
