@@ -184,6 +184,9 @@ class Game:
     # --- acting ----------------------------------------------------------------------
     def apply(self, action: Action | tuple | str) -> None:
         """Apply a legal action (or its label). An illegal one raises GameError, changing nothing."""
+        if action in self._legal:  # the usual case: an action from legal_actions(), found by identity
+            self._apply_unchecked(action)
+            return
         if self.state.over:
             raise GameError("the game is over: no action can be applied")
         if isinstance(action, str):
