@@ -783,7 +783,15 @@ class Compiler:
 
     def check_capacity(self, dest: ast.Expr, code: str) -> None:
         """After a move: a zone with a capacity (`size N`) may not hold more."""
-        if self.may_be_limited(dest):
+        if not self.may_be_limited(dest):
+            return
+        t = self.ck.types.get(dest)
+        caps = {z.capacity for z in self.zones if t is not None and z.name == t.name}
+        if len(caps) == 1 and None not in caps:  # a known zone: its capacity is a constant
+            cap = caps.pop()
+            self.emit(f"if len(Z[{code}]) > {cap}:")
+            self.emit(f"    raise RuntimeError('zone ' + ZNAME[{code}] + ' holds at most {cap}')")
+        else:
             self.emit(f"if CAP[{code}] is not None and len(Z[{code}]) > CAP[{code}]:")
             self.emit(f"    raise RuntimeError('zone ' + ZNAME[{code}] + ' holds at most ' + str(CAP[{code}]))")
 

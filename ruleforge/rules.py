@@ -78,7 +78,8 @@ class Rules:
                 check_setup(self.checker, n)
 
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> Game:
-        return Game(self.program(players, options), seed)
+        prog = None if options else self._programs.get((players, (), ()))  # simulations: no checks again
+        return Game(prog or self.program(players, options), seed)
 
     def load_game(self, data: dict[str, Any]) -> Game:
         """Restore a game saved with `Game.to_json`; malformed data raises GameError."""
