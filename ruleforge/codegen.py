@@ -32,7 +32,8 @@ def fixed_range(code: str) -> tuple[str, int] | None:
     low, high = tree.args
     if isinstance(high, pyast.BinOp) and isinstance(high.op, pyast.Add) and \
             pyast.unparse(high.left) == pyast.unparse(low) and isinstance(high.right, pyast.Constant):
-        return pyast.unparse(low), int(high.right.value)
+        first = pyast.unparse(low)
+        return (first if re.fullmatch(r"-?\d+|\w+", first) else f"({first})"), int(high.right.value)
     try:
         a, b = (int(eval(compile(pyast.Expression(x), "<range>", "eval"), {"__builtins__": {}}))  # noqa: S307
                 for x in (low, high))

@@ -1466,8 +1466,11 @@ class Compiler:
         generator to create and resume, and position tables read now."""
         def at(code: str, value: str) -> str:
             code = re.sub(rf"\b{var}\b", value, code)
-            return re.sub(r"\b(ROW|COL|ZOWNER)\[(\d+)\]",
+            code = re.sub(r"\b(ROW|COL|ZOWNER)\[(\d+)\]",
                           lambda m: repr(self.position_table(m.group(1))[int(m.group(2))]), code)
+            # a range check on numbers now known (`1 <= 3 <= 4`) is decided now
+            return re.sub(r"(?<=if |nd )1 <= (-?\d+) <= (\d+)(?= else| and)",
+                          lambda m: str(1 <= int(m.group(1)) <= int(m.group(2))), code)
 
         if not values:
             return {"count": "0", "sum": "0", "any": "False", "every": "True"}[f]
