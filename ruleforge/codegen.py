@@ -347,6 +347,16 @@ def fuse_blocks(blocks: list[list[str]]) -> list[list[str]]:
     return fused
 
 
+def read_arguments(body: list[str], slots: dict[int, str]) -> list[str]:
+    """In an entry function, reads of the slots just filled from its arguments read the
+    arguments (fast locals) instead, while nothing else writes those slots."""
+    text = "\n".join(body)
+    for slot, name in slots.items():
+        if not re.search(rf"\bL\[{slot}\](?:\s*=[^=]|\s*[-+*]=)", text):
+            text = re.sub(rf"\bL\[{slot}\]", name, text)
+    return text.split("\n")
+
+
 def prologue(body: list[str], *aliases: tuple[str, str]) -> list[str]:
     """Local aliases (Z = st.z, ...) for just the state lists a block uses."""
     text = "\n".join(body)

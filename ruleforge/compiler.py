@@ -33,6 +33,7 @@ from .codegen import (
     nest_guards,
     placement,
     prologue,
+    read_arguments,
     reads_state,
     stateless,
     uses,
@@ -75,6 +76,7 @@ class ActionInfo:
     entry: int = -1
     limits: list = attrs.Factory(list)  # [(times, scope)]
     slot_end: int = -1
+    ret_slot: int = -1  # where a run that cannot meet itself keeps its return block (else: a frame)
 
 
 @attrs.define
@@ -112,14 +114,12 @@ class Program:
     option_names: list[str]
     option_values: list
     compiler: object = None
-    calls: list = attrs.Factory(list)  # per action: (me slot, param slots, entry block, limits)
-    direct: list = attrs.Factory(list)  # per action: its plain function, if it never decides
     public_label_funcs: list = attrs.Factory(list)  # per action: what others see, if secret
     vis_funcs: list = attrs.Factory(list)  # conditions of `visible ... if cond`
     initial: object = None  # the state before the flow starts, made by the engine on first use
     state_labels: list = attrs.Factory(list)  # per action: its label reads the state (log it as text)
     # per action, what applying it needs, in one tuple (the engine's hot path unpacks it):
-    # (label read state, plain function or None, me slot, param slots, entry, limits, slot end)
+    # (label reads the state, its entry function `enter(st, me, *args) -> next block`, limits)
     apply_records: list = attrs.Factory(list)
 
 
@@ -398,6 +398,8 @@ class Compiler:
         self.emit("st.over = True")
         self.emit("return -2")
         self.direct_src: list[str] = []
+        self.reentrant = self.reentrant_actions()
+        self.entries: list[tuple[int, list[str]]] = []  # (action id, entry function's first lines)
         for info in self.actions[1:]:
             self.compile_action(info)
         legal_src = [self.compile_legal(info) for info in self.actions]
@@ -419,8 +421,19 @@ class Compiler:
         bodies = [body if body and body[-1].strip().startswith("return")
                   else body + ["    raise AssertionError('fell off the end of a block')"]
                   for body in self.blocks]
-        for i, body in enumerate(fuse_blocks(bodies)):
+        # entry functions ride along as extra blocks, so fusion pastes their first block in
+        fused = fuse_blocks(bodies + [head for _, head in self.entries])
+        for i, body in enumerate(fused[:len(bodies)]):
             parts.append(f"def b{i}(st):")
+            parts.extend(prologue(body, ("Z", "st.z"), ("V", "st.v"), ("L", "st.l"), ("P", "st.p")))
+            parts.extend(body)
+        for (aid, head), body in zip(self.entries, fused[len(bodies):]):
+            info = self.actions[aid]
+            params = "".join(f", a_{q.name}" for q in info.decl.params)
+            parts.append(f"def enter_{aid}(st, me{params}):")
+            body = body[:len(head) - 1] + read_arguments(
+                body[len(head) - 1:], {info.me_slot: "me", **{slot: f"a_{q.name}" for slot, q
+                                                             in zip(info.param_slots, info.decl.params)}})
             parts.extend(prologue(body, ("Z", "st.z"), ("V", "st.v"), ("L", "st.l"), ("P", "st.p")))
             parts.extend(body)
         parts += legal_src + label_src + score_src + self.direct_src + self.precomputed + [rank_src]
@@ -469,16 +482,13 @@ class Compiler:
             log_templates=self.log_templates, var_init=var_init, prop_init=prop_init,
             n_locals=self.n_locals, rank_func=ns["rank_key"], line_map=self.line_map,
             option_names=self.option_names, option_values=self.option_values, compiler=self,
-            calls=[(a.me_slot, tuple(a.param_slots), a.entry, tuple(a.limits), a.slot_end)
-                   for a in self.actions],
-            direct=[ns.get(f"act_{i}") for i in range(len(self.actions))],
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
             state_labels=[reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
         )
         program.apply_records = [
-            (program.state_labels[aid], program.direct[aid]) + tuple(program.calls[aid][:3])
-            + tuple(program.calls[aid][3:]) for aid in range(len(self.actions))]
+            (program.state_labels[aid], ns.get(f"act_{aid}") or ns.get(f"enter_{aid}") or _stay,
+             tuple(self.actions[aid].limits)) for aid in range(len(self.actions))]
         return program
 
     def initial_vars(self, ns: dict) -> list:
@@ -967,10 +977,66 @@ class Compiler:
         effects = [s for s in d.body if not isinstance(s, ast.Require)]
         end = self.compile_body(effects, env, info.entry)
         info.slot_end = self.n_locals  # [me_slot, slot_end): saved across a nested call of itself
+        if d.name not in self.reentrant:
+            info.ret_slot = self.n_locals
+            self.slot()
         self.start(end)
-        self.emit("return pop_frame(st)")
+        self.emit("return pop_frame(st)" if info.ret_slot < 0 else f"return L[{info.ret_slot}]")
         if not self.suspends(effects):
             self.direct_src.append(self.compile_direct(info, effects))
+        else:
+            self.entries.append((self.action_ids[d.name], self.entry_head(info)))
+
+    def entry_head(self, info: ActionInfo) -> list[str]:
+        """The start of `enter_N(st, me, *args)`: where to return (a frame when the action
+        may run inside itself, else one slot), `me` and the arguments into their slots, then
+        on to the action's first block (which fusion pastes in)."""
+        lines = []
+        if info.ret_slot < 0:
+            lines.append(f"    st.stack.append((st.pc, {info.me_slot}, L[{info.me_slot}:{info.slot_end}]))")
+        else:
+            lines.append(f"    L[{info.ret_slot}] = st.pc")
+        lines.append(f"    L[{info.me_slot}] = me")
+        for slot, q in zip(info.param_slots, info.decl.params):
+            lines.append(f"    L[{slot}] = a_{q.name}")
+        lines.append(f"    return {info.entry}")
+        return lines
+
+    def reentrant_actions(self) -> set[str]:
+        """Actions that may be offered again while they run (inside their own effect, or
+        inside an action offered there): only these need a frame to keep their slots."""
+        offered = {name: self.offered(a.body, set()) for name, a in self.m.actions.items()}
+        out = set()
+        for name, first in offered.items():
+            seen: set[str] = set()
+            todo = list(first)
+            while todo:
+                x = todo.pop()
+                if x not in seen and x in offered:
+                    seen.add(x)
+                    todo.extend(offered[x])
+            if name in seen:
+                out.add(name)
+        return out
+
+    def offered(self, stmts, visiting: set) -> set[str]:
+        """The actions that choose statements in these statements (and in the phases they
+        call and the triggers their moves fire) may offer."""
+        out: set[str] = set()
+        for s in stmts:
+            if isinstance(s, ast.Choose):
+                out.update(s.actions)
+            elif isinstance(s, ast.CallPhase) and s.name not in visiting:
+                visiting.add(s.name)
+                out |= self.offered(self.m.phases[s.name].body, visiting)
+            elif isinstance(s, ast.Move):
+                for t in self.triggers_for(s):
+                    if id(t) not in visiting:
+                        visiting.add(id(t))
+                        out |= self.offered(t.body, visiting)
+            for block in sub_blocks(s):
+                out |= self.offered(block, visiting)
+        return out
 
     def compile_direct(self, info: ActionInfo, effects: list) -> str:
         """An action with no decision inside, as one plain function: `act_N(st, me, *args)`.
@@ -1630,6 +1696,11 @@ class Compiler:
             pairs = f"[(({key}), {item}) {loops}]"
             return f"arg_best({pairs}, {fn == 'max'})"
         raise AssertionError(f)  # pragma: no cover
+
+
+def _stay(st, me) -> int:
+    """Applying `pass`: the game goes on where it was."""
+    return st.pc
 
 
 class _SetupState:

@@ -208,7 +208,7 @@ class Game:
         aid, args = action
         me = st.chooser
         prog = self.program
-        logged_label, direct, me_slot, param_slots, entry, limits, slot_end = prog.apply_records[aid]
+        logged_label, enter, limits = prog.apply_records[aid]
         if logged_label:  # a label that reads the state is rendered now, for the log
             public = prog.public_label_funcs[aid]
             st.log.append(("act", me, aid, args, prog.label_funcs[aid](st, me, args),
@@ -216,9 +216,6 @@ class Game:
         else:
             st.log.append(("act", me, aid, args))
         st.steps += 1
-        if not aid:
-            self._advance(st.pc)
-            return
         if limits:
             for _times, scope in limits:
                 key = (aid, st.turn if scope == "turn" else -1 - me)
@@ -227,20 +224,12 @@ class Game:
         # simulation and search, and a call less per action is measurable.
         blocks = prog.blocks
         try:
-            if direct is not None:  # an action with no decision inside: one plain call
-                pc = direct(st, me, *args)
-            else:
-                L = st.l
-                # a frame keeps this action's locals, so it may run again inside itself
-                st.stack.append((st.pc, me_slot, L[me_slot:slot_end]))
-                L[me_slot] = me
-                for slot, value in zip(param_slots, args):
-                    L[slot] = value
-                pc = entry
+            # the action's entry function runs its first block and says where to go on
+            pc = enter(st, me, *args)
             for _ in range(MAX_BLOCKS_WITHOUT_DECISION):
-                pc = blocks[pc](st)
                 if pc < 0:
                     break
+                pc = blocks[pc](st)
             else:
                 raise GameError("the rules ran 5,000,000 steps without a decision: a loop never ends")
             self._labels = None
