@@ -85,3 +85,56 @@ def test_a_phase_deciding_outside_any_turn_is_an_error(tmp_path: Path) -> None:
     messages = [d.message for d in caught.value.diagnostics]
     no_me = "'me' exists only inside an action or a turn"
     assert messages == ["'choose' needs a player", "'choose' needs a player", no_me, no_me]
+
+
+MUTUAL_RULES = '''
+game "Mutual"
+players 1
+kind Token { value: int  label "{value}" }
+zone pool: pile
+zone mine: pile
+zone theirs: pile
+components {
+  Token(value: 1..6) in pool
+}
+flow {
+  turn first(players): take
+}
+# take offers give, give offers take again (through a phase): both can meet themselves.
+action take(t in pool) "take {t}" {
+  move t to mine
+  if count(pool) > 0 {
+    choose: give, pass
+  }
+  log "took {t}"
+}
+action give(u in pool) "give {u}" {
+  move u to theirs
+  more
+  log "gave {u}"
+}
+phase more {
+  if count(pool) > 0 {
+    choose: take, pass
+  }
+}
+# keep offers nothing that leads back to itself: it keeps no frame.
+action keep(k in mine) "keep {k}" {
+  choose: pass
+  log "kept {k}"
+}
+'''
+
+
+def test_actions_that_meet_themselves_through_others_keep_their_parameters(tmp_path: Path) -> None:
+    path = tmp_path / "mutual.rules"
+    path.write_text(MUTUAL_RULES)
+    rules = ruleforge.load(path)
+    source = rules.program(1).source
+    # take and give can run inside themselves (through each other, and a phase): frames
+    assert source.count("st.stack.append") == 2
+    game = rules.new_game(1, seed=0)
+    for label in ["take 1", "give 2", "take 3", "give 4", "pass"]:
+        game.apply(label)
+    assert game.is_over
+    assert game.log_lines()[5:] == ["gave 4", "took 3", "gave 2", "took 1"]
