@@ -236,12 +236,14 @@ class _Narrower(pyast.NodeTransformer):
 
     def visit_Call(self, node: pyast.Call) -> pyast.AST:
         self.generic_visit(node)
-        if isinstance(node.func, pyast.Name) and node.func.id in ORDER_FREE and node.args:
+        # (with a `key`, min and max pick the first best item: order matters there)
+        if isinstance(node.func, pyast.Name) and node.func.id in ORDER_FREE and node.args \
+                and not any(k.arg == "key" for k in node.keywords):
             node.args[0] = self.narrow(node.args[0])
         return node
 
     def narrow(self, comp: pyast.AST) -> pyast.AST:
-        if not isinstance(comp, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp)) or len(comp.generators) < 1:
+        if not isinstance(comp, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp)):
             return comp
         gen = comp.generators[0]
         if not (isinstance(gen.iter, pyast.Name) and gen.iter.id.startswith("_grid")

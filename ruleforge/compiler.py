@@ -142,6 +142,7 @@ class Compiler:
         self.n = players
         self.extras = extras
         self.check_only = False
+        self.in_iterable = 0  # > 0 while compiling a generator's source: no `:=` allowed there
         self.tables: list[tuple] = []  # constant step tables, looked up by table_lookup
         self.points: list[tuple[int, ...]] = []  # the action sets that decisions offer
         self.files: list[str] = []  # rules files named by position tags
@@ -1258,7 +1259,7 @@ class Compiler:
         inner.names[b.source_var] = var
         prop = self.prop_index[b.prop]
         cond = f" if {self.cx_test(b.cond, inner)}" if b.cond is not None else ""
-        lines.append(f"{pad}sel{k} = [{var} for {var} in {self.cx_iter(b.source, env)}{cond}]"
+        lines.append(f"{pad}sel{k} = [{var} for {var} in {self.iterable(b.source, env)}{cond}]"
                      + self.tag(b.pos))
         lines.append(f"{pad}opts{k} = [list({self.cx_iter(b.options, inner)}) or [P[{prop}][{var}]] "
                      f"for {var} in sel{k}]")
@@ -1293,6 +1294,14 @@ class Compiler:
         return "\n".join(lines) + "\nNITEMS = " + str(len(self.items))
 
     # --- expressions --------------------------------------------------------------------------
+    def iterable(self, e: ast.Expr, env: _Env) -> str:
+        """cx_iter for a generator's source, where Python forbids assignment expressions."""
+        self.in_iterable += 1
+        try:
+            return self.cx_iter(e, env)
+        finally:
+            self.in_iterable -= 1
+
     def cx_iter(self, e: ast.Expr, env: _Env) -> str:
         """Code for iterating over a zone (its contents), a grid (every cell's) or a list."""
         t = self.ck.types.get(e)
@@ -1439,7 +1448,8 @@ class Compiler:
                     return f"(lambda _k: _k is not None and KIND[_k] == {res[1]!r})({x})"
                 value = self.cx(e.right, env)
                 props = self.uniform_counts_props()
-                if props is not None and SIMPLE.match(value) and "rand_" not in x:
+                if props is not None and SIMPLE.match(value) and "rand_" not in x \
+                        and (SIMPLE.match(x) or not self.in_iterable):
                     # inline when every kind counts as the same properties; x is computed once
                     first = x
                     if not SIMPLE.match(x):
@@ -1457,7 +1467,7 @@ class Compiler:
                 return f"(list({self.cx_iter(e.left, env)}) + list({self.cx_iter(e.right, env)}))"
             left, right = self.cx(e.left, env), self.cx(e.right, env)
             if e.op == "*" and not CONSTANT.match(right) and not SIMPLE.match(right) \
-                    and not SIMPLE.match(left) and "rand_" not in right:
+                    and not SIMPLE.match(left) and "rand_" not in right and not self.in_iterable:
                 # a count times something costly: when the count is 0, skip the rest
                 m = f"_m{next(self.fresh)}"
                 return f"(0 if not ({m} := {left}) else {m} * {right})"
@@ -1466,10 +1476,17 @@ class Compiler:
             return f"(-{self.cx(e.operand, env)})"
         raise AssertionError(e)  # pragma: no cover
 
-    def inline_env(self, d: ast.DefDecl, args: tuple, codes: list[str], env: _Env) -> _Env:
-        """The names of an inlined def: its parameters stand for the arguments' code, and
-        keep the arguments' own (possibly narrower) types."""
-        types = {p.name: self.type_in(a, env) for p, a in zip(d.params, args)}
+    def inlined(self, e: ast.Call, env: _Env) -> _Env | None:
+        """The names for a def's body pasted at a call, or None when it is better called:
+        an argument that is not a plain name or constant must be used at most once. The
+        parameters stand for the arguments' code and keep the arguments' own (possibly
+        narrower) types."""
+        d = self.m.defs[e.func]
+        codes = [self.cx(a, env) for a in e.args]
+        name_uses = count_names(d.body)
+        if not all(SIMPLE.match(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
+            return None
+        types = {p.name: self.type_in(a, env) for p, a in zip(d.params, e.args)}
         return _Env({p.name: c for p, c in zip(d.params, codes)}, types={k: t for k, t in types.items() if t})
 
     def type_in(self, e: ast.Expr, env: _Env) -> Type | None:
@@ -1499,11 +1516,9 @@ class Compiler:
         if isinstance(e, ast.Name) and self.ck.res.get(e, ("",))[0] == "def":
             return self.cx_test(self.m.defs[e.ident].body, _Env())
         if isinstance(e, ast.Call) and self.ck.res.get(e, ("",))[0] == "def":
-            d = self.m.defs[e.func]
-            codes = [self.cx(a, env) for a in e.args]
-            name_uses = count_names(d.body)
-            if all(SIMPLE.match(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
-                return self.cx_test(d.body, self.inline_env(d, e.args, codes, env))
+            inner = self.inlined(e, env)
+            if inner is not None:
+                return self.cx_test(self.m.defs[e.func].body, inner)
         if isinstance(e, ast.Compare):
             found = zone_count_vs_zero(e, self.ck)
             if found is not None:
@@ -1571,13 +1586,10 @@ class Compiler:
             scale = f" * {rows * cols}" if rows * cols != 1 else ""
             return f"({self.zone_base[e.func]} + {self.cx(args[0], env)}{scale})"
         if kind == "def":
-            d = self.m.defs[e.func]
-            codes = [self.cx(a, env) for a in args]
-            name_uses = count_names(d.body)
-            if all(SIMPLE.match(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
-                # Inline the body: a def is a pure expression, so substitution is exact.
-                return self.cx(d.body, self.inline_env(d, args, codes, env))
-            return f"d_{e.func}(st" + "".join(", " + c for c in codes) + ")"
+            inner = self.inlined(e, env)
+            if inner is not None:  # a def is a pure expression, so substitution is exact
+                return self.cx(self.m.defs[e.func].body, inner)
+            return f"d_{e.func}(st" + "".join(", " + self.cx(a, env) for a in args) + ")"
         if kind == "aggregate":
             t0 = self.ck.types.get(args[0])
             if e.func == "count" and t0 is not None and t0.kind == "grid":
@@ -1647,11 +1659,11 @@ class Compiler:
         inner = env.child()
         var = f"g_{e.var}_{next(self.fresh)}"
         inner.names[e.var] = var
-        src = self.cx_iter(e.source, env)
+        src = self.iterable(e.source, env)
         cond = f" if {self.cx_test(e.cond, inner)}" if e.cond is not None else ""
         loops = f"for {var} in {src}{cond}"
         for more_var, more_src, more_cond in e.more:
-            code = self.cx_iter(more_src, inner)
+            code = self.iterable(more_src, inner)
             inner = inner.child()
             name = f"g_{more_var}_{next(self.fresh)}"
             inner.names[more_var] = name

@@ -148,8 +148,27 @@ def test_narrowing_keeps_order_dependent_items() -> None:
         "    x = len([0 for c in _grid0 if A_type[c] == 'X'])  # @0:1:1",
         "    y = [c for c in _grid0 if A_type[c] == 'X']",
         "    z = _last([c for c in _grid0 if A_type[c] == 'X'])",
+        "    w = max([c for c in _grid0 if A_type[c] == 'X'], key=lambda c: ROW[c], default=None)",
     ])
     out = narrow_by_attribute(source).split("\n")
     assert out[2] == "    _by0 = split_by(_grid0, A_type)"
     assert out[3] == "    x = len([0 for c in _by0.get('X', ()) if A_type[c] == 'X'])  # @0:1:1"
-    assert out[4:] == source.split("\n")[3:]  # a list and a last item keep the grid's order
+    # a list, a last item and a best item (the first of equals) keep the grid's order
+    assert out[4:] == source.split("\n")[3:]
+
+
+def test_no_assignment_expression_where_python_forbids_one(tmp_path: Path) -> None:
+    """A product or a counts-as test inside a generator's source is compiled without `:=`
+    (Python rejects it there); the same forms elsewhere still use it."""
+    text = RULES.read_text().replace(
+        '  "stars times squares":',
+        '  "in a source": count(k for k in 1..(count(t for t in small(p) if t.shape == Star)'
+        ' * count(t for t in big(p) if t.shape == Square)))\n  "stars times squares":')
+    path = tmp_path / "forms.rules"
+    path.write_text(text)
+    rules = ruleforge.load(path)
+    for seed in range(10):
+        game, layout = random_layout(rules, 2, seed)
+        for p, row in enumerate(game.preview_scoring("points")):
+            assert row["in a source"] == row["stars times squares"] == \
+                expected_items(layout, p, 2)["stars times squares"]
