@@ -1218,6 +1218,8 @@ class Compiler:
                  f"    out = [0] * {count}", "    t = 0"]
         self.emit_score_items(list(s.items), 0, env, lines, 1)
         lines.append("    return out, t")
+        if self.check_only:  # `ruleforge check`: the code is never run, skip the rewriting
+            return "\n".join(lines)
         return narrow_by_attribute(hoist_grid_reads(lines))
 
     def emit_score_items(self, items: list, index: int, env: _Env, lines: list[str], depth: int) -> None:
