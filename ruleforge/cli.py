@@ -400,7 +400,8 @@ def simulate(file: str, games: int, players: int | None, seed: int, agents: str,
 @click.argument("file")
 @click.argument("state_file", metavar="STATE.json")
 @click.option("--explain", is_flag=True, help="Show every scoring item's points for every player.")
-@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the scores as JSON, every item's points included.")
 @guarded
 def score(file: str, state_file: str, explain: bool, as_json: bool) -> None:
     """Score a saved game state or a hand-written position: totals, or every item with --explain.
@@ -423,11 +424,8 @@ def score(file: str, state_file: str, explain: bool, as_json: bool) -> None:
         winners = set(game.winners())
         rows = []
         for s in game.scores():
-            row: dict[str, Any] = {"player": player_name(s["player"]), "total": s["total"],
-                                   "winner": s["player"] in winners}
-            if explain:
-                row["breakdown"] = s["breakdown"]
-            rows.append(row)
+            rows.append({"player": player_name(s["player"]), "total": s["total"],
+                         "winner": s["player"] in winners, "breakdown": s["breakdown"]})
         click.echo(json.dumps({"game": rules.title, "over": game.is_over, "scores": rows}, indent=2))
         return
     state = "final scores" if game.is_over else "scores so far (the game is not over)"
@@ -467,10 +465,8 @@ def _score_position(rules: Rules, data: dict[str, Any], explain: bool, as_json: 
     if as_json:
         out = []
         for p, row in enumerate(rows):
-            entry: dict[str, Any] = {"player": player_name(p), "total": row["total"], "highest": p in leaders}
-            if explain:
-                entry["breakdown"] = {k: v for k, v in row.items() if k != "total"}
-            out.append(entry)
+            out.append({"player": player_name(p), "total": row["total"], "highest": p in leaders,
+                        "breakdown": {k: v for k, v in row.items() if k != "total"}})
         click.echo(json.dumps({"game": rules.title, "position": True, "scorings": names, "scores": out}, indent=2))
         return
     from rich.table import Table
