@@ -290,6 +290,7 @@ class Compiler:
             "ADJ": self.adjacency(),
             "ZOWNER": tuple(z.owner for z in getattr(self, "zones", ())),
             "ZNAME": tuple(z.name for z in getattr(self, "zones", ())),
+            "ZKEY": tuple(z.key for z in getattr(self, "zones", ())),  # for messages: hand(P1)
             "CAP": tuple(z.capacity for z in getattr(self, "zones", ())), "room": runtime.room,
             "OWNER": tuple(getattr(self, "comp_owner", ())),
             "PLAYERS": tuple(range(self.n)),
@@ -706,13 +707,23 @@ class Compiler:
                     e("Z[W[_c]].remove(_c); Z[_d].append(_c); W[_c] = _d")
             self.check_capacity(s.dest, dest)
         elif isinstance(s, ast.Deal):
-            e(f"deal(st, {self.cx(s.count, env)}, {self.cx(s.source, env)}, {self.zone_base[s.zone]}, {self.n})",
-              s.pos)
+            base = self.zone_base[s.zone]
+            e(f"deal(st, {self.cx(s.count, env)}, {self.cx(s.source, env)}, {base}, {self.n})", s.pos)
+            caps = {z.capacity for z in self.zones if z.name == s.zone}
+            if caps != {None}:  # each player's zone may not hold more than its size
+                e(f"for _zi in range({base}, {base + self.n}):")
+                self.indent += 1
+                self.emit_capacity_check("_zi", caps)
+                self.indent -= 1
         elif isinstance(s, ast.Shuffle):
             e(f"shuffle(st, {self.cx(s.zone, env)})", s.pos)
         elif isinstance(s, ast.Swap):
-            fn = "swap_zones" if self.ck.types[s.left].kind == "zone" else "swap_components"
-            e(f"{fn}(st, {self.cx(s.left, env)}, {self.cx(s.right, env)})", s.pos)
+            zones = self.ck.types[s.left].kind == "zone"
+            left, right = self.cx(s.left, env), self.cx(s.right, env)
+            e(f"{'swap_zones' if zones else 'swap_components'}(st, {left}, {right})", s.pos)
+            if zones:  # whole contents trade places: each side must fit the other's zone
+                self.check_capacity(s.left, left)
+                self.check_capacity(s.right, right)
         elif isinstance(s, ast.Reveal):
             fn = "reveal_zone" if self.ck.types[s.what].kind == "zone" else "reveal_component"
             e(f"{fn}(st, {self.cx(s.what, env)}, {self.cx(s.to, env)})", s.pos)
@@ -797,14 +808,17 @@ class Compiler:
         if not self.may_be_limited(dest):
             return
         t = self.ck.types.get(dest)
-        caps = {z.capacity for z in self.zones if t is not None and z.name == t.name}
+        self.emit_capacity_check(code, {z.capacity for z in self.zones if t is not None and z.name == t.name})
+
+    def emit_capacity_check(self, code: str, caps: set) -> None:
+        """The check itself; `caps` are the capacities the zone may have (a constant if one)."""
         if len(caps) == 1 and None not in caps:  # a known zone: its capacity is a constant
             cap = caps.pop()
             self.emit(f"if len(Z[{code}]) > {cap}:")
-            self.emit(f"    raise RuntimeError('zone ' + ZNAME[{code}] + ' holds at most {cap}')")
+            self.emit(f"    raise RuntimeError('zone ' + ZKEY[{code}] + ' holds at most {cap}')")
         else:
             self.emit(f"if CAP[{code}] is not None and len(Z[{code}]) > CAP[{code}]:")
-            self.emit(f"    raise RuntimeError('zone ' + ZNAME[{code}] + ' holds at most ' + str(CAP[{code}]))")
+            self.emit(f"    raise RuntimeError('zone ' + ZKEY[{code}] + ' holds at most ' + str(CAP[{code}]))")
 
     def may_be_limited(self, dest: ast.Expr) -> bool:
         """Whether a move's destination may have a capacity to check (unknown zones may)."""

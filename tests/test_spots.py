@@ -45,3 +45,43 @@ def test_moving_into_a_full_zone_is_an_error_naming_the_rule(tmp_path: Path) -> 
     game.apply("overfill")
     with pytest.raises(ruleforge.GameError, match=r"overfill.rules:\d+:\d+: runtime error.*court holds at most 2"):
         game.apply("overfill")
+
+
+LIMITED_HANDS = '''
+game "Hands"
+players 2
+kind Card { n: int  label "{n}" }
+zone deck: pile
+zone hand per player: hand, size 3
+zone bench: pile, size 2
+zone pool: pile
+components {
+  Card(n: 1..10) in deck
+  Card(n: 11..13) in pool
+}
+flow {
+  deal DEALT from deck to hand
+  swap bench with pool
+}
+'''
+
+
+@pytest.mark.parametrize(("dealt", "fits"), [(3, True), (4, False)])
+def test_deal_is_held_to_capacity(tmp_path: Path, dealt: int, fits: bool) -> None:
+    path = tmp_path / "hands.rules"
+    path.write_text(LIMITED_HANDS.replace("DEALT", str(dealt)).replace("  swap bench with pool\n", ""))
+    rules = ruleforge.load(path)
+    if fits:
+        game = rules.new_game(2, seed=0)
+        assert game.is_over and [game.evaluate("count(hand(p))", p=p) for p in (0, 1)] == [3, 3]
+    else:
+        with pytest.raises(ruleforge.GameError, match=r"hands.rules:\d+:\d+: runtime error.*hand\(P1\) holds at most"):
+            rules.new_game(2, seed=0)
+
+
+def test_swapping_contents_is_held_to_capacity(tmp_path: Path) -> None:
+    path = tmp_path / "hands.rules"
+    path.write_text(LIMITED_HANDS.replace("DEALT", "1"))
+    # the pool's 3 cards cannot go to a bench of 2
+    with pytest.raises(ruleforge.GameError, match=r"runtime error.*bench holds at most 2"):
+        ruleforge.load(path).new_game(2, seed=0)
