@@ -515,6 +515,15 @@ class ReplaceDecl(Decl):
 
 
 @attrs.frozen(eq=False)
+class ExtendScoringDecl(Decl):
+    """`extend scoring NAME for P { items }` in a variant: items added after the base's."""
+
+    name: str
+    player: str
+    items: tuple
+
+
+@attrs.frozen(eq=False)
 class RulesFile:
     path: str
     source: str

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
+
 from . import ast
 from .diagnostics import Diagnostic, RulesError
 from .parser import parse_rules
@@ -34,6 +36,11 @@ def _load(path: Path, sources: dict[str, str], chain: tuple[Path, ...],
     extends = [d for d in rules.decls if isinstance(d, ast.ExtendsDecl)]
     own = [d for d in rules.decls if not isinstance(d, ast.ExtendsDecl)]
     if not extends:
+        added = [d for d in own if isinstance(d, ast.ExtendScoringDecl)]
+        if added:
+            raise RulesError([Diagnostic(d.pos, f"'extend scoring {d.name}' is for a variant: "
+                                         "this file extends no base", "add the items to the scoring itself")
+                              for d in added], sources)
         return own
     if len(extends) > 1:
         raise RulesError([Diagnostic(extends[1].pos, "a rules file may extend only one base")], sources)
@@ -52,7 +59,8 @@ _REMOVABLE = {
 
 
 def merge_variant(base: list[ast.Decl], overlay: list[ast.Decl], sources: dict[str, str]) -> list[ast.Decl]:
-    """Apply a variant: new declarations are added, `replace` swaps one, `remove` drops one.
+    """Apply a variant: new declarations are added, `replace` swaps one, `remove` drops one,
+    `extend scoring` adds items to one.
 
     A variant that declares something the base already has, without `replace`, is an error:
     silent shadowing is how variants drift from their base.
@@ -76,6 +84,18 @@ def merge_variant(base: list[ast.Decl], overlay: list[ast.Decl], sources: dict[s
                                          "declare it without 'replace' to add it"))
             else:
                 merged[index[inner.key]] = inner
+        elif isinstance(decl, ast.ExtendScoringDecl):
+            key = ("ScoringDecl", decl.name)
+            old = merged[index[key]] if key in index and index[key] not in removed else None
+            if old is None:
+                errors.append(Diagnostic(decl.pos, f"cannot extend scoring '{decl.name}': the base has none",
+                                         "declare it without 'extend' to add a scoring"))
+            elif old.player != decl.player:
+                errors.append(Diagnostic(decl.pos, f"the base's scoring '{decl.name}' calls its player "
+                                         f"'{old.player}', not '{decl.player}'",
+                                         f"write 'extend scoring {decl.name} for {old.player}'"))
+            else:  # the new items come after the base's (inside a `best` choice, if it has one)
+                merged[index[key]] = attrs.evolve(old, items=old.items + decl.items)
         elif isinstance(decl, ast.ComponentsDecl) and decl.key in index:
             # A variant's components block adds to the base's components.
             i = index[decl.key]

@@ -106,6 +106,10 @@ class _Builder(Transformer):
     def remove_decl(self, meta, c):
         return ast.RemoveDecl(self.pos(meta), c[0], str(c[1]))
 
+    @v_args(meta=True)
+    def extend_decl(self, meta, c):
+        return ast.ExtendScoringDecl(self.pos(meta), str(c[0]), str(c[1]), tuple(x for x in c[2:] if x is not None))
+
     def decl_kind(self, c):
         return str(c[0])
 

@@ -397,6 +397,44 @@ def test_variant_replaces_removes_and_adds() -> None:
     assert game.scores()[0]["breakdown"] == {"stones": 90}
 
 
+def test_variant_extends_a_scoring_with_items() -> None:
+    game = rules("variant_bonus").new_game(2)
+    play(game, [(0, "haul stone 3"), (1, "haul stone 1"), (0, "haul stone 2")])
+    assert game.is_over
+    # P1: stones 3 + 2 = 5, heaviest 3; P2: stone 1, heaviest 1. No yard of three: no doubling.
+    assert [s["breakdown"] for s in game.scores()] == [
+        {"stones": 5, "heaviest": 3, "full yard": 0}, {"stones": 1, "heaviest": 1, "full yard": 0}]
+    assert [s["total"] for s in game.scores()] == [8, 2]
+    game = rules("variant_bonus").new_game(2)
+    play(game, [(0, "smash the top stone"), (1, "haul stone 1"), (0, "haul stone 2")])
+    # P2 hauled nothing more: 1 + 1; P1: 2 + 2. Still no yard of three.
+    assert [s["total"] for s in game.scores()] == [4, 2]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('extend scoring final for q { "x": 1 }', "the base's scoring 'final' calls its player 'p', not 'q'"),
+    ('extend scoring bonus for p { "x": 1 }', "cannot extend scoring 'bonus': the base has none"),
+    ('remove scoring final\nextend scoring final for p { "x": 1 }', "cannot extend scoring 'final'"),
+    ('extend scoring final for p { "x": count(nowhere) }', "variant.rules:2:41: error: unknown name 'nowhere'"),
+])
+def test_extending_a_scoring_wrongly_is_an_error(tmp_path: Path, text: str, message: str) -> None:
+    base = Path(__file__).parent / "synthetic" / "variant_base.rules"
+    (tmp_path / "variant_base.rules").write_text(base.read_text())
+    path = tmp_path / "variant.rules"
+    path.write_text(f'extends "variant_base.rules"\n{text}\n')
+    with pytest.raises(ruleforge.RulesError) as err:
+        ruleforge.load(path)
+    assert message in err.value.render()
+
+
+def test_extend_scoring_outside_a_variant_is_an_error(tmp_path: Path) -> None:
+    base = Path(__file__).parent / "synthetic" / "variant_base.rules"
+    path = tmp_path / "plain.rules"
+    path.write_text(base.read_text() + '\nextend scoring final for p { "x": 1 }\n')
+    with pytest.raises(ruleforge.RulesError, match="is for a variant: this file extends no base"):
+        ruleforge.load(path)
+
+
 # --- chance: determinism, clones, saving ------------------------------------------------------
 
 
