@@ -47,11 +47,10 @@ def position(line: list[str], hand: list[str], *, props: dict[str, Any] | None =
 
 
 def points(game: Game, seat: int = 0) -> dict[str, int]:
-    """Every item worth something (both scorings of the final reveal) and the total."""
-    base = dict(game.preview_scoring("points")[seat])
-    ryokan = dict(game.preview_scoring("ryokan_points")[seat])
-    total = base.pop("total") + ryokan.pop("total")
-    out = {k: v for k, v in {**base, **ryokan}.items() if v}
+    """Every item worth something at the final reveal (the Ryokan's among them) and the total."""
+    row = dict(game.preview_scoring("points")[seat])
+    total = row.pop("total")
+    out = {k: v for k, v in row.items() if v}
     out["total"] = total
     assert out["total"] == sum(v for k, v in out.items() if k != "total")
     return out
