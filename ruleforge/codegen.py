@@ -42,6 +42,13 @@ def fixed_range(code: str) -> tuple[str, int] | None:
     return str(a), max(0, b - a)
 
 
+def as_list(code: str) -> str:
+    """Code for a list of these items: a zone's contents and a grid's already are one."""
+    if re.fullmatch(r"Z\[[^\[\]]*\]|grid_items\(Z, [^()]*(?:\([^()]*\)[^()]*)*\)", code):
+        return code
+    return f"list({code})"
+
+
 def cell_index(first: str, row: str, column: str, columns: int) -> str:
     """The zone index of a grid cell, with the constant parts added up now."""
     const = -1 - columns

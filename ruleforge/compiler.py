@@ -21,6 +21,7 @@ from .codegen import (
     CHEAP,
     CONSTANT,
     SIMPLE,
+    as_list,
     cell_index,
     conjuncts,
     count_names,
@@ -1480,7 +1481,8 @@ class Compiler:
             return f"range({self.cx(e.low, env)}, {self.cx(e.high, env)} + 1)"
         if isinstance(e, ast.BinOp):
             if self.ck.res.get(e, ("",))[0] == "join":
-                return f"(list({self.cx_iter(e.left, env)}) + list({self.cx_iter(e.right, env)}))"
+                left, right = (as_list(self.cx_iter(x, env)) for x in (e.left, e.right))
+                return f"({left} + {right})"  # a new list: neither side is changed
             left, right = self.cx(e.left, env), self.cx(e.right, env)
             if e.op == "*" and not CONSTANT.match(right) and not SIMPLE.match(right) \
                     and not SIMPLE.match(left) and "rand_" not in right and not self.in_iterable:
