@@ -1689,12 +1689,22 @@ class Compiler:
             if more_cond is not None:
                 loops += f" if {self.cx_test(more_cond, inner)}"
         item = self.cx(e.item, inner)
-        gen = f"{item} {loops}"
         f = e.func
         if not e.more and f in UNROLLED:
             values = self.small_domain(src)
             if values is not None:
                 return self.unrolled(f, var, values, item, cond[4:] if cond else None)
+        code = self.gen_code(e, f, var, inner, src, cond, loops, item)
+        if not e.more and f in UNROLLED and re.fullmatch(r"Z\[[^\[\]]+\]", src):
+            # over one zone's contents, often empty (spots, a discard): no generator then
+            empty = {"count": "0", "sum": "0", "any": "False", "every": "True"}[f]
+            return f"({code} if {src} else {empty})"
+        return code
+
+    def gen_code(self, e: ast.GenCall, f: str, var: str, inner: _Env, src: str, cond: str, loops: str,
+                 item: str) -> str:
+        """The Python for an aggregate over a generator whose parts are compiled."""
+        gen = f"{item} {loops}"
         if f == "count":
             return f"len([0 {loops}])"
         if f == "groups":

@@ -72,6 +72,10 @@ def expected_items(layout: dict, p: int, players: int) -> dict[str, int]:
         "circles or lit stars": sum(1 for shape, lit in big_tiles if shape == "Circle" or (shape == "Star" and lit)),
         "squares in row 2": sum(r for (r, _k), (shape, _lit) in small_tiles if r == 2 and shape == "Square"),
         "not circles": sum(1 for shape, _lit in big_tiles if shape != "Circle"),
+        "wide 1 stars": sum(1 for shape, _lit in wide[(1, 1)] if shape == "Star"),
+        "wide 2 any lit": int(any(lit for _shape, lit in wide[(1, 2)])),
+        "wide 3 all squares": int(all(shape == "Square" for shape, _lit in wide[(1, 3)])),
+        "wide 4 tiles": len(wide[(1, 4)]),
         "stars times squares": stars * squares_big,
     }
 
@@ -99,6 +103,7 @@ def test_the_rewritten_forms_are_the_ones_compiled(rules: ruleforge.Rules) -> No
     assert "1 <= COL[g_x" in score  # a 4-column grid's column needs checking on a 3-column one
     assert "if True else None" in score  # a number range's check decided at compile time
     assert "_m" in score and ":= len(" in score  # the product skips its right side at 0
+    assert "if Z[(37)] else 0)" in score  # one (often empty) cell: no generator when empty
 
 
 def test_fixed_range() -> None:
