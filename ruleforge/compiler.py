@@ -1470,7 +1470,8 @@ class Compiler:
                     # inline when every kind counts as the same properties; x is computed once
                     first = x
                     if not SIMPLE.match(x):
-                        first, x = f"({(x := f'_k{next(self.fresh)}')} := {first})", x
+                        name = f"_k{next(self.fresh)}"
+                        first, x = f"({name} := {x})", name
                     tests = "".join(f" or P[{k}][{x}] == {value}" for k in props)
                     return f"({first} is not None and ({value} in CS[{x}]{tests}))"
                 return f"counts_as_value(P, {x}, {value}, CS, CP)"
