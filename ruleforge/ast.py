@@ -20,6 +20,20 @@ class Pos:
 
 NOWHERE = Pos("<builtin>", 0, 0)
 
+
+class _Node:
+    """Shared by every node: one `repr` for all, so that defining the ~70 node classes when
+    ruleforge is imported (every `ruleforge check`) does not generate one per class."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in attrs.fields(type(self)))
+        return f"{type(self).__name__}({fields})"
+
+
+node = attrs.frozen(eq=False, repr=False)  # a node is compared by identity: the checker keys dicts by it
+
 # --- types --------------------------------------------------------------------
 
 
@@ -35,41 +49,41 @@ class TypeRef:
 # --- expressions ----------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
-class Expr:
+@node
+class Expr(_Node):
     pos: Pos
 
 
-@attrs.frozen(eq=False)
+@node
 class IntLit(Expr):
     value: int
 
 
-@attrs.frozen(eq=False)
+@node
 class StrLit(Expr):
     """A string; `{expr}` parts are interpolated (parts alternate text, Expr)."""
 
     parts: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class Name(Expr):
     ident: str
 
 
-@attrs.frozen(eq=False)
+@node
 class Attr(Expr):
     obj: Expr
     attr: str
 
 
-@attrs.frozen(eq=False)
+@node
 class Call(Expr):
     func: str
     args: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class GenCall(Expr):
     """`func(item for var in source if cond by key)`: an aggregate over a source."""
 
@@ -82,69 +96,69 @@ class GenCall(Expr):
     more: tuple = ()  # further `for var in source if cond` clauses, nested in order
 
 
-@attrs.frozen(eq=False)
+@node
 class Players(Expr):
     start: Expr | None
 
 
-@attrs.frozen(eq=False)
+@node
 class ListLit(Expr):
     items: tuple
 
 
-@attrs.frozen(eq=False)
-class TableEntry:
+@node
+class TableEntry(_Node):
     key: int | None  # None for `else`
     at_least: bool
     value: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class Table(Expr):
     subject: Expr
     entries: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class IfExpr(Expr):
     cond: Expr
     then: Expr
     other: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class BoolOp(Expr):
     op: str  # "and" | "or"
     left: Expr
     right: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class Not(Expr):
     operand: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class Compare(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class Range(Expr):
     low: Expr
     high: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class BinOp(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class Neg(Expr):
     operand: Expr
 
@@ -152,18 +166,18 @@ class Neg(Expr):
 # --- statements -------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
-class Stmt:
+@node
+class Stmt(_Node):
     pos: Pos
 
 
-@attrs.frozen(eq=False)
+@node
 class Let(Stmt):
     name: str
     value: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class Assign(Stmt):
     """`target op value`; target is a Name, a Call `var(player)` or an Attr (property)."""
 
@@ -172,7 +186,7 @@ class Assign(Stmt):
     value: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class Move(Stmt):
     what: Expr
     dest: Expr
@@ -180,62 +194,62 @@ class Move(Stmt):
     at_bottom: bool = False
 
 
-@attrs.frozen(eq=False)
+@node
 class Deal(Stmt):
     count: Expr
     source: Expr
     zone: str
 
 
-@attrs.frozen(eq=False)
+@node
 class Shuffle(Stmt):
     zone: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class Swap(Stmt):
     left: Expr
     right: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class Reveal(Stmt):
     what: Expr
     to: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class If(Stmt):
     branches: tuple  # ((cond, body), ...)
     otherwise: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class For(Stmt):
     var: str
     source: Expr
     body: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class Repeat(Stmt):
     times: Expr
     body: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class RepeatUntil(Stmt):
     body: tuple
     cond: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class While(Stmt):
     cond: Expr
     body: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class Turn(Stmt):
     """A player's turn: its body runs with `me` bound; limits per turn reset."""
 
@@ -243,7 +257,7 @@ class Turn(Stmt):
     body: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class Choose(Stmt):
     """A decision: the player (of the turn or action) picks one of these actions."""
 
@@ -251,28 +265,28 @@ class Choose(Stmt):
     action_pos: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class ScoreStmt(Stmt):
     scoring: str
     into: str
 
 
-@attrs.frozen(eq=False)
+@node
 class Log(Stmt):
     text: StrLit
 
 
-@attrs.frozen(eq=False)
+@node
 class Require(Stmt):
     cond: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class EndGame(Stmt):
     pass
 
 
-@attrs.frozen(eq=False)
+@node
 class CallPhase(Stmt):
     name: str
 
@@ -280,8 +294,8 @@ class CallPhase(Stmt):
 # --- declarations -----------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
-class Decl:
+@node
+class Decl(_Node):
     pos: Pos
 
     @property
@@ -290,7 +304,7 @@ class Decl:
         return (type(self).__name__, getattr(self, "name", ""))
 
 
-@attrs.frozen(eq=False)
+@node
 class GameDecl(Decl):
     title: str
 
@@ -299,7 +313,7 @@ class GameDecl(Decl):
         return ("GameDecl", "")
 
 
-@attrs.frozen(eq=False)
+@node
 class PlayersDecl(Decl):
     low: int
     high: int
@@ -309,26 +323,26 @@ class PlayersDecl(Decl):
         return ("PlayersDecl", "")
 
 
-@attrs.frozen(eq=False)
+@node
 class ExtendsDecl(Decl):
     path: str
 
 
-@attrs.frozen(eq=False)
+@node
 class OptionDecl(Decl):
     name: str
     type: TypeRef
     default: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class EnumDecl(Decl):
     name: str
     members: tuple
 
 
-@attrs.frozen(eq=False)
-class AttrDecl:
+@node
+class AttrDecl(_Node):
     pos: Pos
     name: str
     type: TypeRef
@@ -336,7 +350,7 @@ class AttrDecl:
     mutable: bool
 
 
-@attrs.frozen(eq=False)
+@node
 class KindDecl(Decl):
     name: str
     attrs: tuple
@@ -344,8 +358,8 @@ class KindDecl(Decl):
     counts_as: tuple = ()  # names of enum-valued attributes / properties: what `is` tests
 
 
-@attrs.frozen(eq=False)
-class ComponentEntry:
+@node
+class ComponentEntry(_Node):
     pos: Pos
     copies: Expr | None
     kind: str
@@ -356,7 +370,7 @@ class ComponentEntry:
     cond: Expr | None
 
 
-@attrs.frozen(eq=False)
+@node
 class ComponentsDecl(Decl):
     entries: tuple
 
@@ -365,7 +379,7 @@ class ComponentsDecl(Decl):
         return ("ComponentsDecl", "")
 
 
-@attrs.frozen(eq=False)
+@node
 class ZoneDecl(Decl):
     name: str
     per_player: bool
@@ -376,7 +390,7 @@ class ZoneDecl(Decl):
     rules: tuple = ()
 
 
-@attrs.frozen(eq=False)
+@node
 class VarDecl(Decl):
     name: str
     per_player: bool
@@ -384,27 +398,27 @@ class VarDecl(Decl):
     default: Expr | None
 
 
-@attrs.frozen(eq=False)
-class Param:
+@node
+class Param(_Node):
     pos: Pos
     name: str
     type: TypeRef
 
 
-@attrs.frozen(eq=False)
+@node
 class DefDecl(Decl):
     name: str
     params: tuple
     body: Expr
 
 
-@attrs.frozen(eq=False)
+@node
 class PhaseDecl(Decl):
     name: str
     body: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class FlowDecl(Decl):
     body: tuple
 
@@ -413,21 +427,21 @@ class FlowDecl(Decl):
         return ("FlowDecl", "")
 
 
-@attrs.frozen(eq=False)
-class ActionParam:
+@node
+class ActionParam(_Node):
     pos: Pos
     name: str
     domain: Expr
 
 
-@attrs.frozen(eq=False)
-class Limit:
+@node
+class Limit(_Node):
     pos: Pos
     times: int
     scope: str  # "turn" | "game"
 
 
-@attrs.frozen(eq=False)
+@node
 class ActionDecl(Decl):
     name: str
     params: tuple
@@ -438,7 +452,7 @@ class ActionDecl(Decl):
     public_label: StrLit | None = None  # what the other players see of a secret action
 
 
-@attrs.frozen(eq=False)
+@node
 class TriggerDecl(Decl):
     event: str  # "enter" | "leave"
     zone: str
@@ -450,8 +464,8 @@ class TriggerDecl(Decl):
         return ("TriggerDecl", f"{self.event}:{self.zone}:{self.other or ''}")
 
 
-@attrs.frozen(eq=False)
-class ScoreItem:
+@node
+class ScoreItem(_Node):
     pos: Pos
     label: str
     mode: str  # "points" | "double" | "zero" | "multiply"
@@ -459,8 +473,8 @@ class ScoreItem:
     cond: Expr | None
 
 
-@attrs.frozen(eq=False)
-class BestChoice:
+@node
+class BestChoice(_Node):
     """`best c.prop in options for c in source if cond`: a choice the engine makes for the
     player at scoring time, trying every combination and keeping the best total."""
 
@@ -473,7 +487,7 @@ class BestChoice:
     source_var: str
 
 
-@attrs.frozen(eq=False)
+@node
 class ScoringDecl(Decl):
     name: str
     player: str
@@ -481,7 +495,7 @@ class ScoringDecl(Decl):
     items: tuple
 
 
-@attrs.frozen(eq=False)
+@node
 class EndDecl(Decl):
     """`end when COND (then after turn of P)`: checked when each turn is over."""
 
@@ -493,7 +507,7 @@ class EndDecl(Decl):
         return ("EndDecl", f"{self.pos.line}:{self.pos.column}")
 
 
-@attrs.frozen(eq=False)
+@node
 class RankingDecl(Decl):
     player: str
     keys: tuple
@@ -503,18 +517,18 @@ class RankingDecl(Decl):
         return ("RankingDecl", "")
 
 
-@attrs.frozen(eq=False)
+@node
 class RemoveDecl(Decl):
     kind: str
     name: str
 
 
-@attrs.frozen(eq=False)
+@node
 class ReplaceDecl(Decl):
     decl: Decl
 
 
-@attrs.frozen(eq=False)
+@node
 class ExtendScoringDecl(Decl):
     """`extend scoring NAME for P { items }` in a variant: items added after the base's."""
 
@@ -523,8 +537,8 @@ class ExtendScoringDecl(Decl):
     items: tuple
 
 
-@attrs.frozen(eq=False)
-class RulesFile:
+@node
+class RulesFile(_Node):
     path: str
     source: str
     decls: tuple
