@@ -138,3 +138,13 @@ def test_actions_that_meet_themselves_through_others_keep_their_parameters(tmp_p
         game.apply(label)
     assert game.is_over
     assert game.log_lines()[5:] == ["gave 4", "took 3", "gave 2", "took 1"]
+
+
+def test_an_action_offered_again_by_a_trigger_of_its_own_move_keeps_its_parameters() -> None:
+    rules = ruleforge.load(Path(__file__).parent / "synthetic" / "trigger_chain.rules")
+    assert rules.program(1).source.count("st.stack.append") == 1  # take runs inside itself: a frame
+    game = rules.new_game(1)
+    for label in ["take 1", "take 2", "take 3", "pass"]:
+        game.apply(label)
+    assert game.is_over
+    assert game.log_lines()[4:] == ["took 3", "took 2", "took 1"]
