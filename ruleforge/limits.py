@@ -1,0 +1,84 @@
+"""Every limit ruleforge checks, in one place: its default, what it guards, how to raise it.
+
+A limit turns what would otherwise hang, exhaust memory or fail deep inside Python (a
+recursion limit, the interpreter's nesting limits) into a clear error that names the rules
+file's line. `docs/limits.md` describes each one. A limit is raised for one run with an
+environment variable, `RULEFORGE_MAX_<NAME>` (`RULEFORGE_MAX_COMPONENTS=500000`), or from
+Python with `ruleforge.limits.raised(components=500_000)`; several commands also take a flag
+for the limits of running a game (`--max-decisions`, `--max-skips`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+import attrs
+
+ENV_PREFIX = "RULEFORGE_MAX_"
+
+
+@attrs.define
+class Limits:
+    """The limits in force. Field names are the `NAME` of `RULEFORGE_MAX_<NAME>`."""
+
+    # --- reading and checking a rules file -------------------------------------------------
+    errors_shown: int = 50  # diagnostics printed; the rest are counted ("and 12 more")
+    expression_depth: int = 100  # expressions inside expressions (Python's own parser allows ~200)
+    block_depth: int = 12  # statement blocks inside blocks (Python allows 20 in generated code)
+    components: int = 100_000  # components of one game, all kinds together
+    grid_cells: int = 10_000  # cells of one grid
+    zones: int = 200_000  # zones of one game, every grid's cells counted
+    # --- running a game --------------------------------------------------------------------
+    blocks_without_decision: int = 5_000_000  # rule steps between two decisions (an endless loop)
+    skips_in_a_row: int = 10_000  # decisions skipped one after another for want of a legal action
+    decisions_per_game: int = 100_000  # decisions of one game (`--max-decisions`)
+
+
+def _from_environment(problems: list[str]) -> Limits:
+    """The defaults, with `RULEFORGE_MAX_<NAME>` variables applied; a bad value is kept out
+    and described in `problems` (the command line reports them; importing never fails)."""
+    limits = Limits()
+    for field in attrs.fields(Limits):
+        name = ENV_PREFIX + field.name.upper()
+        raw = os.environ.get(name)
+        if raw is None:
+            continue
+        try:
+            value = int(raw.strip().replace("_", ""))
+        except ValueError:
+            value = 0
+        if value < 1:
+            problems.append(f"{name} must be a positive whole number, not {raw!r}")
+        else:
+            setattr(limits, field.name, value)
+    known = {ENV_PREFIX + f.name.upper() for f in attrs.fields(Limits)}
+    for name in sorted(os.environ):
+        if name.startswith(ENV_PREFIX) and name not in known:
+            problems.append(f"{name} is no limit of ruleforge; limits: "
+                            + ", ".join(sorted(n[len(ENV_PREFIX):] for n in known)))
+    return limits
+
+
+ENVIRONMENT_PROBLEMS: list[str] = []
+"""Bad `RULEFORGE_MAX_*` variables found when ruleforge was imported."""
+
+LIMITS = _from_environment(ENVIRONMENT_PROBLEMS)
+"""The limits in force for this process; read where each limit is checked."""
+
+
+@contextlib.contextmanager
+def raised(**changes: int) -> Iterator[Limits]:
+    """Change some limits inside a `with` block: `with raised(components=500_000): ...`."""
+    old = attrs.asdict(LIMITS)
+    for name in changes:
+        if name not in old:
+            raise TypeError(f"no limit named {name!r}; limits: {', '.join(old)}")
+    try:
+        for name, value in changes.items():
+            setattr(LIMITS, name, value)
+        yield LIMITS
+    finally:
+        for name, value in old.items():
+            setattr(LIMITS, name, value)
