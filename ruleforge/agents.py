@@ -120,7 +120,7 @@ class HumanAgent:
         while True:
             try:
                 answer = self.input_fn(f"{player_name(me)} [1-{len(labels)}]> ")
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:  # Ctrl-C is left to the caller, which saves the game and stops
                 raise AgentAbort(f"{player_name(me)} stopped answering: game abandoned") from None
             answer = answer.strip()
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
@@ -131,21 +131,24 @@ class HumanAgent:
 AGENT_NAMES = ("random", "greedy", "human")
 
 
-def make_agents(spec: str, players: int, seed: int,
-                input_fn: Callable[[str], str] = input, output_fn: Callable[[str], Any] = print) -> list[Agent]:
-    """Agents from 'random,human,greedy': one name for every seat, or exactly one per seat."""
+def agent_names(spec: str, players: int) -> list[str]:
+    """One agent name per seat from 'human,random': a shorter list fills the remaining seats
+    with its last name (so one name is every seat's); more names than seats is an error."""
     names = [n.strip().lower() for n in spec.split(",")]
     for name in names:
         if name not in AGENT_NAMES:
             shown = name or "(empty)"
             raise GameError(f"unknown agent '{shown}' (agents: {', '.join(AGENT_NAMES)})")
-    if len(names) == 1:
-        names = names * players
-    elif len(names) != players:
-        raise GameError(f"{len(names)} agents given for {players} players: give one name for all seats "
-                        f"or exactly one per seat")
+    if len(names) > players:
+        raise GameError(f"{len(names)} agents given for {players} players: give at most one name per seat")
+    return names + [names[-1]] * (players - len(names))
+
+
+def make_agents(spec: str, players: int, seed: int,
+                input_fn: Callable[[str], str] = input, output_fn: Callable[[str], Any] = print) -> list[Agent]:
+    """Agents from 'human,random,greedy' (see `agent_names`); automatic ones seeded per seat."""
     agents: list[Agent] = []
-    for seat, name in enumerate(names):
+    for seat, name in enumerate(agent_names(spec, players)):
         if name == "human":
             agents.append(HumanAgent(input_fn, output_fn))
         elif name == "greedy":

@@ -280,7 +280,7 @@ def test_replay_finds_rules_beside_the_log_and_warns_on_change(tmp_path: Path, m
         f.write("\n# an edit that changes the file but not the game\n")
     result = run("replay", "g/log.json")
     assert result.exit_code == 0
-    assert "warning: 'h.rules' has changed since the log was written" in result.stderr
+    assert "warning: 'g/h.rules' has changed since the log was written" in result.stderr
     assert "identical" in result.stdout
 
 
@@ -366,8 +366,10 @@ def test_make_agents_errors() -> None:
         ["RandomAgent", "GreedyAgent", "HumanAgent"]
     with pytest.raises(ruleforge.GameError, match="unknown agent 'smart'"):
         make_agents("random,smart", 2, 0)
-    with pytest.raises(ruleforge.GameError, match="2 agents given for 3 players"):
-        make_agents("random,greedy", 3, 0)
+    assert [type(a).__name__ for a in make_agents("human,greedy", 4, 0)] == \
+        ["HumanAgent", "GreedyAgent", "GreedyAgent", "GreedyAgent"]
+    with pytest.raises(ruleforge.GameError, match="4 agents given for 3 players: give at most one name per seat"):
+        make_agents("random,greedy,human,random", 3, 0)
 
 
 # --- bad input -----------------------------------------------------------------------------
@@ -376,7 +378,7 @@ def test_make_agents_errors() -> None:
 @pytest.mark.parametrize("args, message", [
     (["play", HAGAKURE, "--players", "9"], "error: Hagakure is for 3 to 5 players, not 9"),
     (["play", HAGAKURE, "--agents", "random,bogus,random"], "error: unknown agent 'bogus'"),
-    (["play", HAGAKURE, "--agents", "random,random"], "error: 2 agents given for 3 players"),
+    (["play", HAGAKURE, "--agents", "random,random,random,random"], "error: 4 agents given for 3 players"),
     (["play", HAGAKURE, "--players", "abc"], "'abc' is not a valid integer"),
     (["play", HAGAKURE, "-o", "speed=2"], "error: unknown option 'speed'"),
     (["play", "no/such.rules"], "cannot read rules file 'no/such.rules'"),

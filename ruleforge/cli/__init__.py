@@ -1,0 +1,31 @@
+"""The `ruleforge` command line: check, play, simulate, score and replay games.
+
+Every command turns bad input into one clear `error: ...` line (or the rules file's
+diagnostics) and a non-zero exit; a traceback only ever means a bug in ruleforge. One
+module per command; `common` holds what they share.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from .check import check
+from .common import check_environment
+from .play import play
+from .replay import replay
+from .score import score
+from .simulate import simulate
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ruleforge")
+def main() -> None:
+    """Write a tabletop game's rules as text; check, play, simulate, score and replay it."""
+    check_environment()
+
+
+for command in (check, play, simulate, score, replay):
+    main.add_command(command)
+
+__all__ = ["main"]

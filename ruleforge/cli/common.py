@@ -1,0 +1,312 @@
+"""What every command shares: failing with one clear message, reading and writing files
+safely, the options that start a game, and the score tables."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+
+from .. import limits
+from ..agents import AgentAbort
+from ..diagnostics import GameError, RulesError
+from ..engine import Game, player_name
+from ..rules import Rules, load
+
+if TYPE_CHECKING:  # rich is imported where it is used: `check` starts faster without it
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C
+
+
+class CommandFailed(Exception):
+    """A command ends with a message already worded for the user."""
+
+
+def fail(message: str) -> NoReturn:
+    raise CommandFailed(message)
+
+
+def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn every expected failure into `error: ...` on stderr and exit status 1 (130 for Ctrl-C)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except RulesError as err:
+            click.echo(err.render(), err=True)
+        except (GameError, CommandFailed, AgentAbort) as err:
+            click.echo(f"error: {err}", err=True)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+        except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+        except Exception as err:  # a bug in ruleforge: still no traceback unless asked for
+            if os.environ.get("RULEFORGE_DEBUG"):
+                raise
+            click.echo(f"error: internal error: {type(err).__name__}: {err} "
+                       f"(set RULEFORGE_DEBUG=1 to see the traceback)", err=True)
+        raise click.exceptions.Exit(1)
+
+    return wrapper
+
+
+def load_rules(path: str) -> Rules:
+    """Load a rules file; its diagnostics propagate as RulesError to be rendered."""
+    return load(path)
+
+
+# --- files ---------------------------------------------------------------------------------
+
+
+def read_json(path: str, what: str) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        fail(f"cannot read {what} '{path}': {err.strerror or err}")
+    except UnicodeDecodeError:
+        fail(f"{what} '{path}' is not UTF-8 text")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        fail(f"{what} '{path}' is not valid JSON: line {err.lineno} column {err.colno}: {err.msg}")
+
+
+def check_writable(path: str, what: str) -> None:
+    """Fail now, before a game is played, if `path` cannot be written later. Creates and
+    removes a temporary file beside it, so that every cause (no folder, no permission, a
+    read-only disk) is found, and leaves nothing behind."""
+    target = Path(path)
+    if target.is_dir():
+        fail(f"cannot write {what} '{path}': it is a folder")
+    folder = target.parent
+    if not folder.exists():
+        fail(f"cannot write {what} '{path}': there is no folder '{folder}'")
+    if not folder.is_dir():
+        fail(f"cannot write {what} '{path}': '{folder}' is not a folder")
+    try:
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as err:
+        fail(f"cannot write {what} '{path}': {err.strerror or err}")
+    os.close(handle)
+    os.unlink(probe)
+
+
+@functools.lru_cache(maxsize=1)
+def _file_mode() -> int:
+    """The mode a new file gets (0o666 less the umask); temporary files start private."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomic(path: str, text: str, what: str) -> None:
+    """Write `text` to a temporary file beside `path`, flush it to disk, then rename it over
+    `path`: a reader, or a process killed half-way, sees the old file or the new, never half."""
+    target = Path(path)
+    try:
+        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as err:
+        fail(f"cannot write {what} '{path}': {err.strerror or err}")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temp, _file_mode())
+        os.replace(temp, target)
+    except BaseException as err:  # Ctrl-C included: never leave the temporary file behind
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(err, OSError):
+            fail(f"cannot write {what} '{path}': {err.strerror or err}")
+        raise
+    _sync_folder(target.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); where a folder cannot be opened, skip it."""
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_json(path: str, data: Any, what: str) -> None:
+    write_atomic(path, json.dumps(data, indent=1) + "\n", what)
+
+
+# --- starting a game -------------------------------------------------------------------------
+
+
+def parse_options(rules: Rules, pairs: tuple[str, ...]) -> dict[str, Any]:
+    """`name=value` pairs, converted by the option's declared type (int, flag or text)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            fail(f"option '{pair}' must look like name=value")
+        decl = rules.model.options.get(name)
+        if decl is None:
+            known = ", ".join(rules.model.options) or "none"
+            fail(f"unknown option '{name}' (options of {rules.title}: {known})")
+        kind = decl.type.name
+        raw = raw.strip()
+        if kind == "int":
+            try:
+                options[name] = int(raw)
+            except ValueError:
+                fail(f"option '{name}' takes a whole number, not '{raw}'")
+        elif kind == "flag":
+            if raw.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                fail(f"option '{name}' takes true or false, not '{raw}'")
+            options[name] = raw.lower() in ("true", "yes", "1")
+        elif kind == "text":
+            options[name] = raw
+        else:
+            fail(f"option '{name}' has type {kind}, which cannot be set from the command line")
+    return options
+
+
+def resolve_players(rules: Rules, players: int | None) -> int:
+    return rules.player_range[0] if players is None else players
+
+
+AGENTS_HELP = ("Agents, one per seat: random, greedy, human. A shorter list fills the remaining seats "
+               "with its last name (human,random: P1 human, the others random).")
+
+
+def game_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The flags that say which game to start: players, seed, agents, options."""
+    func = click.option("-o", "--option", "option", multiple=True, metavar="NAME=VALUE",
+                        help="Set a game option (repeatable).")(func)
+    func = click.option("--agents", default=None, help=AGENTS_HELP + "  [default: random]")(func)
+    func = click.option("--seed", type=int, default=None, help="Seed of the (first) game.  [default: 0]")(func)
+    func = click.option("--players", "-p", type=int, default=None,
+                        help="Number of players [default: the fewest the game allows].")(func)
+    return func
+
+
+def limit_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`--max-decisions` and `--max-skips`: the limits of running one game, for this command."""
+    func = click.option("--max-skips", type=click.IntRange(min=1), default=None, metavar="N",
+                        help="Stop a game after N decisions in a row are skipped for want of a legal action "
+                             f"[default: {limits.LIMITS.skips_in_a_row}].")(func)
+    func = click.option("--max-decisions", type=click.IntRange(min=1), default=None, metavar="N",
+                        help="Stop a game that has not ended after N decisions "
+                             f"[default: {limits.LIMITS.decisions_per_game}].")(func)
+    return func
+
+
+def game_limits(max_decisions: int | None, max_skips: int | None) -> contextlib.AbstractContextManager:
+    """The limits of the command line in force for a `with` block (unchanged where not given)."""
+    changes = {"decisions_per_game": max_decisions, "skips_in_a_row": max_skips}
+    return limits.raised(**{name: value for name, value in changes.items() if value is not None})
+
+
+def too_many_decisions(count: int) -> str | None:
+    """The message for a game past `LIMITS.decisions_per_game` (read now, so raising works)."""
+    limit = limits.LIMITS.decisions_per_game
+    if count < limit:
+        return None
+    return (f"the game has not ended after {limit} decisions "
+            f"(raise the limit with --max-decisions or RULEFORGE_MAX_DECISIONS_PER_GAME)")
+
+
+def check_environment() -> None:
+    """Stop with exit status 2 if a `RULEFORGE_MAX_*` variable is bad, before any command runs."""
+    problems = limits.ENVIRONMENT_PROBLEMS
+    if problems:
+        for problem in problems:
+            click.echo(f"error: {problem}", err=True)
+        raise click.exceptions.Exit(2)
+
+
+# --- showing results -------------------------------------------------------------------------
+
+
+def decisions(game: Game) -> int:
+    return sum(1 for entry in game.state.log if entry[0] == "act")
+
+
+def out_console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def err_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def cell(value: Any, style: str = "") -> Text:
+    """A table cell as plain text, so that '[' in a label is never read as markup."""
+    from rich.text import Text
+
+    return Text(str(value), style=style)
+
+
+def score_table(game: Game, explain: bool = True) -> Table:
+    """Rows: the scoring items, then the total. Columns: the players, the winners marked."""
+    from rich.table import Table
+
+    scores = game.scores()
+    winners = set(game.winners())
+    mark = "winner" if game.is_over else "leading"
+    table = Table()
+    table.add_column("" if explain else "player")
+    if explain:
+        for s in scores:
+            p = s["player"]
+            head = f"{player_name(p)} *" if p in winners else player_name(p)
+            table.add_column(head, justify="right")
+        items: list[str] = []
+        for s in scores:
+            items.extend(k for k in s["breakdown"] if k not in items)
+        for item in items:
+            table.add_row(cell(item), *(cell(s["breakdown"].get(item, 0)) for s in scores))
+        other = [s["total"] - sum(s["breakdown"].values()) for s in scores]
+        if any(other):
+            table.add_row(cell("(not itemised)"), *(cell(x) for x in other))
+        table.add_section()
+        table.add_row(cell("total", "bold"), *(cell(s["total"], "bold") for s in scores))
+        table.caption = f"* {mark}"
+    else:
+        table.add_column("total", justify="right")
+        table.add_column("")
+        for s in scores:
+            p = s["player"]
+            table.add_row(cell(player_name(p)), cell(s["total"]), cell(mark if p in winners else ""))
+    return table
+
+
+def winner_line(game: Game) -> str:
+    winners = game.winners()
+    names = ", ".join(player_name(p) for p in winners)
+    total = game.scores()[winners[0]]["total"]
+    if not game.is_over:
+        return f"Leading: {names} ({total} points; the game is not over)"
+    word = "Winner" if len(winners) == 1 else "Winners (shared)"
+    return f"{word}: {names} ({total} points)"

@@ -1,0 +1,256 @@
+"""`ruleforge play`: one game at the terminal, its log kept on disk as it goes, and
+`play --resume LOG` to continue a game that was stopped."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import click
+
+from ..agents import AgentAbort, agent_names, make_agents
+from ..diagnostics import GameError
+from ..engine import Game
+from ..rules import Rules
+from .common import (
+    EXIT_INTERRUPTED,
+    CommandFailed,
+    check_writable,
+    fail,
+    game_limits,
+    game_options,
+    guarded,
+    limit_options,
+    load_rules,
+    out_console,
+    parse_options,
+    resolve_players,
+    score_table,
+    too_many_decisions,
+    winner_line,
+    write_json,
+)
+from .gamelog import LogWriter, find_rules, log_header, read_log, replay_steps
+
+
+class Stopped(KeyboardInterrupt):
+    """The process was asked to stop (SIGTERM, SIGHUP): handled like Ctrl-C."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@attrs.define
+class Table:
+    """A game ready to be played on: its rules, the agents at its seats, its log."""
+
+    rules: Rules
+    rules_path: str
+    game: Game
+    options: dict[str, Any]
+    agents: list[str]
+    log_path: str | None
+    steps: list[dict[str, str]]
+    resumed_from: str | None = None
+
+
+def _prompt(text: str) -> str:
+    """Read one answer; end of input raises EOFError, which the human agent turns into an abort."""
+    click.echo(text, nl=False)
+    line = sys.stdin.readline()
+    if not line:
+        click.echo()
+        raise EOFError
+    return line
+
+
+def new_table(file: str, players: int | None, seed: int | None, agents: str | None,
+              option: tuple[str, ...], log_path: str | None) -> Table:
+    rules = load_rules(file)
+    n = resolve_players(rules, players)
+    options = parse_options(rules, option)
+    game = rules.new_game(n, 0 if seed is None else seed, options)
+    return Table(rules, file, game, options, agent_names(agents or "random", n), log_path, [])
+
+
+def resumed_table(resume_path: str, file: str | None, players: int | None, seed: int | None,
+                  agents: str | None, option: tuple[str, ...], log_path: str | None) -> Table:
+    """The game of a log, replayed step by step (each checked), with the agents of `--agents`,
+    else those the log records; it goes on being written to the same log unless `--log`."""
+    if players is not None or seed is not None or option:
+        fail("--players, --seed and --option come from the log: leave them out with --resume")
+    record = read_log(resume_path)
+    rules, rules_path = find_rules(record, file)
+    game = rules.new_game(record.players, record.seed, record.options or None)
+    replay_steps(game, record)
+    names = agent_names(agents, record.players) if agents else record.agents or ["random"] * record.players
+    return Table(rules, rules_path, game, record.options, names, log_path or resume_path, record.steps,
+                 resumed_from=resume_path)
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_outputs(table: Table, save_path: str | None) -> None:
+    """Every file the game will write can be written: found now, not after the whole game."""
+    paths = [(p, what) for p, what in ((table.log_path, "log"), (save_path, "state")) if p is not None]
+    for path, what in paths:
+        if _same_file(path, table.rules_path):
+            fail(f"the {what} '{path}' would overwrite the rules file")
+        check_writable(path, what)
+    if table.log_path is not None and save_path is not None and _same_file(table.log_path, save_path):
+        fail(f"--log and --save name the same file '{save_path}'")
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP (the terminal closed) raise `Stopped`, so the log is saved as for Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: Any) -> None:
+        raise Stopped(signum)
+
+    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+    previous = {s: signal.signal(s, stop) for s in wanted}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def saved_note(writer: LogWriter) -> str:
+    if writer.path is None:
+        return " (not saved: give --log FILE to keep a game you may want to continue)"
+    return (f"; the game so far is saved in {writer.path}\n"
+            f"continue it with: ruleforge play --resume {shlex.quote(writer.path)}")
+
+
+class Session:
+    """One game played at the table: agents choose, the log is printed and written."""
+
+    def __init__(self, table: Table, writer: LogWriter, quiet: bool):
+        self.table = table
+        self.game = table.game
+        self.writer = writer
+        self.quiet = quiet
+        self.humans = {p for p, name in enumerate(table.agents) if name == "human"}
+        # With a person at the table, the log is printed as that person may read it.
+        self.viewer = min(self.humans) if self.humans else None
+        self.seats = make_agents(",".join(table.agents), self.game.players, self.game.seed,
+                                 input_fn=_prompt, output_fn=click.echo)
+        self.shown = len(self.game.state.log)
+
+    def show_log(self) -> None:
+        lines = self.game.log_lines(self.shown, viewer=self.viewer)
+        self.shown = len(self.game.state.log)
+        if not self.quiet:
+            for line in lines:
+                click.echo(line)
+
+    def show_recent(self, count: int = 10) -> None:
+        """After a resume: where the game stands, the last few lines of its log."""
+        lines = self.game.log_lines(0, viewer=self.viewer)
+        click.echo(f"resuming {self.table.resumed_from}: {len(self.writer.steps)} decisions replayed")
+        if not self.quiet:
+            for line in lines[-count:]:
+                click.echo(line)
+
+    def play_on(self) -> None:
+        game, writer = self.game, self.writer
+        while not game.is_over:
+            self.show_log()
+            problem = too_many_decisions(len(writer.steps))
+            if problem:
+                fail(problem)
+            me = game.current_player
+            assert me is not None
+            human = me in self.humans
+            if human:  # what the bots did is on disk while a person thinks
+                writer.save()
+            action = self.seats[me].choose(game)
+            label = game.legal_labels()[game.legal_actions().index(action)]
+            game.apply(action)
+            writer.add(me, label, game)
+            if human:
+                writer.save()
+            else:
+                writer.save_if_due()
+        self.show_log()
+
+    def run(self, max_decisions: int | None, max_skips: int | None) -> None:
+        """Play to the end; on any stop save the log first, then say how to continue."""
+        writer = self.writer
+        try:
+            with game_limits(max_decisions, max_skips), stop_signals():
+                self.play_on()
+        except KeyboardInterrupt as stop:
+            writer.save()
+            code = 128 + stop.signum if isinstance(stop, Stopped) else EXIT_INTERRUPTED
+            with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+                click.echo(err=True)
+                click.echo(f"interrupted after {len(writer.steps)} decisions{saved_note(writer)}", err=True)
+            raise click.exceptions.Exit(code) from None
+        except (AgentAbort, GameError, CommandFailed) as err:
+            writer.save()
+            fail(f"{err} after {len(writer.steps)} decisions{saved_note(writer)}")
+        writer.save()
+
+
+@click.command()
+@click.argument("file", required=False)
+@game_options
+@click.option("--resume", "resume_path", metavar="LOG.json",
+              help="Continue the game of a log written by --log, checking every step (FILE, if given, "
+                   "is the rules to use), with the agents the log records unless --agents is given. The game goes on "
+                   "being written to that log.")
+@click.option("--log", "log_path", metavar="LOG.json", help="Write a replay log, kept up to date as the game goes.")
+@click.option("--save", "save_path", metavar="STATE.json", help="Save the final state (for `ruleforge score`).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final scores.")
+@limit_options
+@guarded
+def play(file: str | None, players: int | None, seed: int | None, agents: str | None, option: tuple[str, ...],
+         resume_path: str | None, log_path: str | None, save_path: str | None, quiet: bool,
+         max_decisions: int | None, max_skips: int | None) -> None:
+    """Play one game, printing what happens; human seats see only their own view.
+
+    FILE is the rules; with --resume it may be left out (the log names its rules).
+    """
+    if resume_path is None:
+        if file is None:
+            raise click.UsageError("give the rules FILE, or --resume LOG to continue a game")
+        table = new_table(file, players, seed, agents, option, log_path)
+    else:
+        table = resumed_table(resume_path, file, players, seed, agents, option, log_path)
+    game = table.game
+    if table.resumed_from is not None and game.is_over:
+        click.echo(f"the game in {table.resumed_from} is over: {table.rules.title}, "
+                   f"final scores after {len(table.steps)} decisions")
+        out_console().print(score_table(game))
+        click.echo(winner_line(game))
+        return
+    check_outputs(table, save_path)
+    header = log_header(table.rules, table.rules_path, table.log_path, game.players, game.seed,
+                        table.options, table.agents)
+    writer = LogWriter(table.log_path, header, table.steps, game)
+    writer.save()  # a log exists from the first decision on
+    session = Session(table, writer, quiet)
+    if table.resumed_from is not None:
+        session.show_recent()
+    session.run(max_decisions, max_skips)
+    if save_path:
+        write_json(save_path, game.to_json(), "state")
+    click.echo(f"{table.rules.title}: final scores after {len(writer.steps)} decisions")
+    out_console().print(score_table(game))
+    click.echo(winner_line(game))
