@@ -26,6 +26,7 @@ from .common import fail, load_rules, read_json, write_json
 LOG_FORMAT = "ruleforge-log/2"
 READABLE_FORMATS = ("ruleforge-log/1", LOG_FORMAT)
 SAVE_INTERVAL = 0.5  # seconds between two writes of a log while only automatic agents play
+DIGEST_EVERY_STEP_UNTIL = 1000  # steps; past them a step records its digest only when saved
 SEAT = re.compile(r"P([1-9][0-9]*)")
 
 
@@ -73,8 +74,11 @@ class LogWriter:
     """A game's log, rewritten whole and atomically as the game goes, so that a game stopped
     at any moment (Ctrl-C, a kill, a crash) leaves a valid log of the steps saved so far.
 
-    `save_if_due` writes at most every `interval` seconds, since writing after each bot's step
-    would cost more than playing it; `save` writes now (a person's decision, the end, any exit).
+    A bot's step is saved at most every `interval` seconds, since writing after each one
+    would cost more than playing it; a person's step is saved at once. A step records the
+    state's digest (for replay to find the first step that differs); past
+    `DIGEST_EVERY_STEP_UNTIL` steps only the steps saved do, since a digest costs time in
+    proportion to the length of the game.
     """
 
     def __init__(self, path: str | None, header: dict[str, Any], steps: list[dict[str, str]], game: Game,
@@ -84,25 +88,35 @@ class LogWriter:
         self.steps = steps
         self.interval = interval
         self._over = game.is_over
-        self._digest = game.digest()
+        self._start_digest = game.digest() if path is not None else None
         self._saved_at = -math.inf
         self._unsaved = True
 
-    def add(self, player: int, label: str, game: Game) -> None:
-        """Record a decision just applied to `game`."""
-        self._digest = game.digest()
+    def add(self, player: int, label: str, game: Game, human: bool = False) -> None:
+        """Record a decision just applied to `game`; save now if a person took it or it is time."""
+        step = {"player": player_name(player), "action": label}
+        self.steps.append(step)
         self._over = game.is_over
-        self.steps.append({"player": player_name(player), "action": label, "digest": self._digest})
         self._unsaved = True
-
-    def save_if_due(self) -> None:
-        if self._unsaved and time.monotonic() - self._saved_at >= self.interval:
+        if self.path is None:
+            return
+        due = human or time.monotonic() - self._saved_at >= self.interval
+        if due or len(self.steps) <= DIGEST_EVERY_STEP_UNTIL:
+            step["digest"] = game.digest()
+        if due:
             self.save()
+
+    def finish(self, game: Game) -> None:
+        """Save the log of a game that stopped at a decision (not in the middle of a step)."""
+        if self.steps and self.path is not None and "digest" not in self.steps[-1]:
+            self.steps[-1]["digest"] = game.digest()
+        self.save()
 
     def save(self) -> None:
         if self.path is None or not self._unsaved:
             return
-        doc = {**self.header, "steps": self.steps, "over": self._over, "final_digest": self._digest}
+        final = self.steps[-1].get("digest") if self.steps else self._start_digest
+        doc = {**self.header, "steps": self.steps, "over": self._over, "final_digest": final}
         write_json(self.path, doc, "log")
         self._saved_at = time.monotonic()
         self._unsaved = False

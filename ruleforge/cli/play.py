@@ -131,9 +131,11 @@ def stop_signals() -> Iterator[None]:
 
 
 def saved_note(writer: LogWriter) -> str:
+    """Where the game stopped is kept, and how to continue it."""
+    count = len(writer.steps)
     if writer.path is None:
-        return " (not saved: give --log FILE to keep a game you may want to continue)"
-    return (f"; the game so far is saved in {writer.path}\n"
+        return f" after {count} decisions (not saved: give --log FILE to keep a game you may want to continue)"
+    return (f"; the game so far ({count} decisions) is saved in {writer.path}\n"
             f"continue it with: ruleforge play --resume {shlex.quote(writer.path)}")
 
 
@@ -153,18 +155,17 @@ class Session:
         self.shown = len(self.game.state.log)
 
     def show_log(self) -> None:
-        lines = self.game.log_lines(self.shown, viewer=self.viewer)
-        self.shown = len(self.game.state.log)
         if not self.quiet:
-            for line in lines:
+            for line in self.game.log_lines(self.shown, viewer=self.viewer):
                 click.echo(line)
+        self.shown = len(self.game.state.log)
 
     def show_recent(self, count: int = 10) -> None:
         """After a resume: where the game stands, the last few lines of its log."""
-        lines = self.game.log_lines(0, viewer=self.viewer)
         click.echo(f"resuming {self.table.resumed_from}: {len(self.writer.steps)} decisions replayed")
         if not self.quiet:
-            for line in lines[-count:]:
+            recent = max(0, len(self.game.state.log) - 3 * count)  # entries; some print no line
+            for line in self.game.log_lines(recent, viewer=self.viewer)[-count:]:
                 click.echo(line)
 
     def play_on(self) -> None:
@@ -182,11 +183,7 @@ class Session:
             action = self.seats[me].choose(game)
             label = game.legal_labels()[game.legal_actions().index(action)]
             game.apply(action)
-            writer.add(me, label, game)
-            if human:
-                writer.save()
-            else:
-                writer.save_if_due()
+            writer.add(me, label, game, human)
         self.show_log()
 
     def run(self, max_decisions: int | None, max_skips: int | None) -> None:
@@ -194,18 +191,24 @@ class Session:
         writer = self.writer
         try:
             with game_limits(max_decisions, max_skips), stop_signals():
+                writer.save()  # a log exists from the first decision on
+                if self.table.resumed_from is not None:
+                    self.show_recent()
                 self.play_on()
         except KeyboardInterrupt as stop:
             writer.save()
             code = 128 + stop.signum if isinstance(stop, Stopped) else EXIT_INTERRUPTED
             with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
                 click.echo(err=True)
-                click.echo(f"interrupted after {len(writer.steps)} decisions{saved_note(writer)}", err=True)
+                click.echo(f"interrupted{saved_note(writer)}", err=True)
             raise click.exceptions.Exit(code) from None
-        except (AgentAbort, GameError, CommandFailed) as err:
+        except (AgentAbort, CommandFailed) as err:  # stopped at a decision: the state is whole
+            writer.finish(self.game)
+            fail(f"{err}{saved_note(writer)}")
+        except GameError as err:  # a rule failed half-way through a step: keep the steps, not the state
             writer.save()
-            fail(f"{err} after {len(writer.steps)} decisions{saved_note(writer)}")
-        writer.save()
+            fail(f"{err}{saved_note(writer)}")
+        writer.finish(self.game)
 
 
 @click.command()
@@ -243,14 +246,10 @@ def play(file: str | None, players: int | None, seed: int | None, agents: str | 
     check_outputs(table, save_path)
     header = log_header(table.rules, table.rules_path, table.log_path, game.players, game.seed,
                         table.options, table.agents)
-    writer = LogWriter(table.log_path, header, table.steps, game)
-    writer.save()  # a log exists from the first decision on
-    session = Session(table, writer, quiet)
-    if table.resumed_from is not None:
-        session.show_recent()
+    session = Session(table, LogWriter(table.log_path, header, table.steps, game), quiet)
     session.run(max_decisions, max_skips)
     if save_path:
         write_json(save_path, game.to_json(), "state")
-    click.echo(f"{table.rules.title}: final scores after {len(writer.steps)} decisions")
+    click.echo(f"{table.rules.title}: final scores after {len(table.steps)} decisions")
     out_console().print(score_table(game))
     click.echo(winner_line(game))
