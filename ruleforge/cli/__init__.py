@@ -10,12 +10,8 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from .check import check
+from . import check, play, replay, score, simulate
 from .common import check_environment
-from .play import play
-from .replay import replay
-from .score import score
-from .simulate import simulate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,7 +21,7 @@ def main() -> None:
     check_environment()
 
 
-for command in (check, play, simulate, score, replay):
-    main.add_command(command)
+for module in (check, play, simulate, score, replay):
+    main.add_command(getattr(module, module.__name__.rpartition(".")[2]))
 
 __all__ = ["main"]
