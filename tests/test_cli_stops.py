@@ -157,7 +157,8 @@ def test_simulate_ctrl_c_summarises_the_games_finished(monkeypatch: pytest.Monke
     stop_at(monkeypatch, finished + 1, KeyboardInterrupt())
     table = run("simulate", HAGAKURE, "-n", "50", "--seed", "4")
     assert table.exit_code == 130
-    assert f"Hagakure: {finished} of 50 games (interrupted), 3 players, seeds 4..53" in table.stdout
+    seeds = f", seeds 4..{3 + finished}" if finished else ""
+    assert f"Hagakure: {finished} of 50 games (interrupted), 3 players{seeds}\n" in table.stdout
 
 
 def test_simulate_reports_a_failed_game_and_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -131,7 +131,9 @@ def print_table(summary: dict[str, Any]) -> None:
     count = f"{done} games" if done == asked else f"{done} of {asked} games"
     if summary["interrupted"]:
         count += " (interrupted)"
-    click.echo(f"{summary['game']}: {count}, {summary['players']} players, seeds {first}..{first + asked - 1}")
+    last = first + done + len(summary["failed"]) - 1  # the games played, finished or failed
+    seeds = f", seeds {first}..{last}" if last >= first else ""
+    click.echo(f"{summary['game']}: {count}, {summary['players']} players{seeds}")
     out_console().print(table)
     ln = summary["length"]
     if done:
