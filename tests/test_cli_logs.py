@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import ruleforge
+from ruleforge.agents import RandomAgent
 from ruleforge.cli import main, play
 from ruleforge.cli.common import CommandFailed, write_atomic
 
@@ -110,30 +111,42 @@ def test_log_and_save_must_differ_and_spare_the_rules(tmp_path: Path) -> None:
 # --- the log is written as the game goes ---------------------------------------------------------
 
 
-def test_a_persons_turn_finds_every_earlier_decision_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_persons_decisions_are_on_disk_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whenever P1 (a person) is asked, and whenever a bot moves right after P1, the log on
+    disk holds every decision taken so far: none waits for the 0.5 s of the bots' saves."""
     log = tmp_path / "log.json"
-    on_disk: list[tuple[int, int]] = []  # (steps in the file, steps played) at each prompt
-    played: list[str] = []
+    played: list[str] = []  # the players of the decisions taken, in order
+    checks: list[tuple[str, int, int]] = []  # (who is asked, steps on disk, decisions taken)
+
+    def on_disk() -> int:
+        return len(log_of(log)["steps"])
 
     def prompt(text: str) -> str:
-        data = log_of(log)
-        on_disk.append((len(data["steps"]), len(played)))
+        checks.append(("P1", on_disk(), len(played)))
         return "1"
+
+    real_choose = RandomAgent.choose
+
+    def choose(self: RandomAgent, game: ruleforge.Game) -> Any:
+        if played and played[-1] == "P1":
+            checks.append(("bot after P1", on_disk(), len(played)))
+        return real_choose(self, game)
 
     real_add = play.LogWriter.add
 
     def add(self: play.LogWriter, player: int, label: str, game: ruleforge.Game, human: bool = False) -> None:
-        played.append(label)
+        played.append(f"P{player + 1}")
         real_add(self, player, label, game, human)
 
     monkeypatch.setattr(play, "_prompt", prompt)
+    monkeypatch.setattr(RandomAgent, "choose", choose)
     monkeypatch.setattr(play.LogWriter, "add", add)
     result = run("play", HAGAKURE, "--players", "3", "--seed", "4", "--agents", "human,random", "--log", str(log))
     assert result.exit_code == 0, result.output
-    assert len(on_disk) > 20
-    assert all(saved == before for saved, before in on_disk)
+    assert {who for who, _, _ in checks} == {"P1", "bot after P1"} and len(checks) > 40
+    assert [(who, disk) for who, disk, _ in checks] == [(who, taken) for who, _, taken in checks]
     data = log_of(log)
-    assert data["over"] is True and [s["action"] for s in data["steps"]] == played
+    assert data["over"] is True and [s["player"] for s in data["steps"]] == played
 
 
 def test_log_format_2_names_its_rules_every_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

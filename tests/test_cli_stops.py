@@ -92,10 +92,10 @@ def test_play_stopped_by_a_signal_saves_and_says_how_to_resume(tmp_path: Path, s
 def test_play_killed_leaves_a_valid_partial_log(tmp_path: Path) -> None:
     log = tmp_path / "long.json"
     proc = ruleforge_process("play", LONG, "--quiet", "--log", str(log))
-    wait_for_steps(log, proc, at_least=2000)  # a few saves in: the kill falls between or during one
+    wait_for_steps(log, proc)  # saved once with steps: the kill falls after, between or during saves
     proc.kill()
     proc.communicate(timeout=GUARD)
-    assert assert_resumable(log) >= 2000
+    assert assert_resumable(log) > 0
 
 
 def test_ctrl_c_at_a_persons_prompt(tmp_path: Path) -> None:
