@@ -13,7 +13,7 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 import click
@@ -110,6 +110,7 @@ class LogWriter:
         """Save the log of a game that stopped at a decision (not in the middle of a step)."""
         if self.steps and self.path is not None and "digest" not in self.steps[-1]:
             self.steps[-1]["digest"] = game.digest()
+            self._unsaved = True
         self.save()
 
     def save(self) -> None:
@@ -125,7 +126,7 @@ class LogWriter:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _problem(message: str) -> None:
+def _problem(message: str) -> NoReturn:
     fail(f"replay log: {message}")
 
 
