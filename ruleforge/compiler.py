@@ -122,6 +122,7 @@ class Program:
     # per action, what applying it needs, in one tuple (the engine's hot path unpacks it):
     # (label reads the state, its entry function `enter(st, me, *args) -> next block`, limits)
     apply_records: list = attrs.Factory(list)
+    decision_pos: dict = attrs.Factory(dict)  # block resuming after a decision -> its choose/turn statement
 
 
 class _Env:
@@ -161,6 +162,7 @@ class Compiler:
         self.n_locals = 0
         self.memo: dict = {}
         self.line_map: dict[int, ast.Pos] = {}
+        self.decision_pos: dict[int, ast.Pos] = {}  # resume block -> the decision's statement
         self.log_templates: list = []
 
     # --- layout ---------------------------------------------------------------------
@@ -488,6 +490,7 @@ class Compiler:
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
             state_labels=[reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
+            decision_pos=self.decision_pos,
         )
         program.apply_records = [
             (program.state_labels[aid], ns.get(f"act_{aid}") or ns.get(f"enter_{aid}") or _stay,
@@ -871,6 +874,7 @@ class Compiler:
             if ids not in self.points:
                 self.points.append(ids)
             nxt = self.new_block()
+            self.decision_pos[nxt] = s.pos
             e(f"st.chooser = {env.me}", s.pos)
             e(f"st.options = {ids!r}")
             e(f"st.pc = {nxt}")
