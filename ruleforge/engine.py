@@ -556,11 +556,13 @@ class Game:
         }
 
     def to_json(self) -> dict[str, Any]:
+        """The game as a JSON-able document of its own: playing on leaves it as it was saved
+        (`digest` serialises the live lists directly, with no copy)."""
         return {
             "format": STATE_FORMAT, "game": self.program.model.title, "players": self.players,
             "seed": self.seed,
             "options": dict(zip(self.program.option_names, self.program.option_values)),
-            "state": self._state_json(),
+            "state": {key: _plain(value) for key, value in self._state_json().items()},
         }
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import random
 from pathlib import Path
 from typing import Any
 
+from .ast import Pos
 from .checker import check
 from .compiler import Program, compile_program
-from .diagnostics import GameError, RulesError
+from .diagnostics import Diagnostic, GameError, RulesError
 from .engine import STATE_FORMAT, Game
 from .loader import load_source
 from .runtime import State
@@ -67,15 +69,52 @@ class Rules:
 
         return build_position(self, data)
 
-    def check_player_counts(self) -> None:
-        """Find what only shows for a given player count (setup values, tables), for every
-        count the game allows; raises RulesError."""
+    def check_player_counts(self, trial_games: int = 1, seed: int = 0) -> None:
+        """Find what only shows for a given player count, for every count the game allows:
+        setup values and tables, then what `trial_games` games of random legal actions per
+        count run into (a rule failing at run time, a game that cannot go on or never ends).
+        Trial game k uses seed `seed + k`, for its deal and for its choices; 0 trials skips them.
+        Raises RulesError, each problem at its rules position."""
         from .compiler import check_setup
 
         lo, hi = self.model.players
         for n in range(lo, hi + 1):
-            if not any(key[0] == n for key in self._programs):
+            if trial_games > 0:
+                self.program(n)  # compiling checks all that check_setup checks, and more
+            elif not any(key[0] == n for key in self._programs):
                 check_setup(self.checker, n)
+        for n in range(lo, hi + 1):
+            for k in range(trial_games):
+                self._trial_game(n, seed + k)
+
+    def _trial_game(self, players: int, seed: int) -> None:
+        """Play one game of random legal actions, reading labels, views and scores as a
+        player would; a GameError becomes a RulesError at the rule it names."""
+        rng = random.Random(seed)
+        try:
+            game = self.new_game(players, seed)
+            while not game.is_over:
+                legal = game._legal
+                action = legal[rng.randrange(len(legal))]
+                game.label(action)
+                game._apply_unchecked(action)
+            game.scores()
+            game.winners()
+            game.log_lines()
+            for p in range(players):
+                game.view(p)
+        except GameError as err:
+            raise self._trial_failure(err, players, seed) from None
+
+    def _trial_failure(self, err: GameError, players: int, seed: int) -> RulesError:
+        pos = err.pos or Pos(self.path, 0, 0)
+        text = str(err)
+        where = f"{pos.file}:{pos.line}:{pos.column}: "
+        if text.startswith(where):
+            text = text[len(where):]
+        people = "1 player" if players == 1 else f"{players} players"
+        message = f"in a trial game with {people} (seed {seed}, random legal actions): {text}"
+        return RulesError([Diagnostic(pos, message)], self.sources)
 
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> Game:
         prog = None if options else self._programs.get((players, (), ()))  # simulations: no checks again
