@@ -50,10 +50,8 @@ class Rules:
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
             raise GameError(f"{self.title} is for {span} players, not {players}")
         options = dict(options or {})
-        for name in options:
-            if name not in self.model.options:
-                known = ", ".join(self.model.options) or "none"
-                raise GameError(f"unknown option '{name}' (options of {self.title}: {known})")
+        for name, value in options.items():
+            self._check_option(name, value)
         key = (players, tuple(sorted(options.items())), extras)
         prog = self._programs.get(key)
         if prog is None:
@@ -62,6 +60,18 @@ class Rules:
                     del self._programs[old]
             prog = self._programs[key] = compile_program(self.checker, players, options, extras)
         return prog
+
+    def _check_option(self, name: str, value: Any) -> None:
+        """An option must be one the rules declare, with a value of its declared type."""
+        from .state_io import option_problem
+
+        decl = self.model.options.get(name)
+        if decl is None:
+            known = ", ".join(self.model.options) or "none"
+            raise GameError(f"unknown option '{name}' (options of {self.title}: {known})")
+        problem = option_problem(self.checker.resolve_type(decl.type), value, self.model)
+        if problem:
+            raise GameError(f"option '{name}' {problem}")
 
     def position(self, data: dict[str, Any]) -> Game:
         """A game in a position written by hand (see docs/positions.md); GameError if malformed."""
@@ -122,16 +132,21 @@ class Rules:
 
     def load_game(self, data: dict[str, Any]) -> Game:
         """Restore a game saved with `Game.to_json`; malformed data raises GameError."""
-        from .state_io import state_from_json
+        from .state_io import check_game_header, state_from_json
 
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
             raise GameError(f"not a saved ruleforge state (expected \"format\": \"{STATE_FORMAT}\")")
-        players = data.get("players")
-        if not isinstance(players, int):
-            raise GameError("saved state: 'players' must be a number")
-        prog = self.program(players, data.get("options") or None)
+        players, seed, options = check_game_header(self.model.players, data)
+        try:
+            prog = self.program(players, options)
+        except GameError as err:
+            raise GameError(f"saved state: 'options': {err}") from None
         state: State = state_from_json(prog, data.get("state"))
-        return Game(prog, int(data.get("seed", 0)), state)
+        game = Game(prog, seed, state)
+        if not state.over and not game._legal:
+            raise GameError(f"saved state: P{state.chooser + 1} is to decide but has no legal action "
+                            "(check 'z', 'v', 'p' and 'options')")
+        return game
 
 
 def load(path: str | Path) -> Rules:
