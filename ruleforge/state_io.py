@@ -22,6 +22,7 @@ PLAIN_DEPTH = 4
 """Lists inside lists a local value may hold (a list of groups of components is 2)."""
 
 LOG_KINDS = ("act", "say", "score", "skip")
+SET_KINDS = ("int", "flag", "text")
 
 
 def _fail(field: str, what: str) -> GameError:
@@ -57,6 +58,9 @@ def value_problem(prog: Program, t: Type, x: Any, depth: int = 0) -> str | None:
     k = t.kind
     if k == "int":
         return _int_problem(x)
+    if k == "resume":
+        return None if _is_int(x) and x in prog.decision_pos else \
+            f"must be a position a decision returns to, not {_shown(x)}"
     if k == "flag":
         return None if isinstance(x, bool) else f"must be true or false, not {_shown(x)}"
     if k == "text":
@@ -195,7 +199,8 @@ def _zones(prog: Program, data: dict) -> tuple[list[list[int]], list[int]]:
 def _variables(prog: Program, data: dict) -> list:
     values = _list(data, "v", len(prog.var_names))
     for i, (t, x) in enumerate(zip(var_types(prog), values)):
-        problem = value_problem(prog, t, x)
+        # a number, flag or text variable starts with a value (0, false, "") and keeps one
+        problem = value_problem(prog, t, x) or ("must not be none" if x is None and t.kind in SET_KINDS else None)
         if problem:
             raise _fail("v", f"entry {i} ({_var_name(prog, i)}) {problem}")
     return [_copy(x) for x in values]
@@ -217,9 +222,11 @@ def _properties(prog: Program, data: dict) -> list[list]:
     return out
 
 
-def _locals(prog: Program, values: Any, field: str) -> list:
+def _locals(prog: Program, values: Any, field: str, first: int = 0) -> list:
+    """Locals kept across decisions (`first` is the slot of values[0]), each checked
+    against the type of what its slot holds."""
     for i, x in enumerate(values):
-        problem = plain_problem(x)
+        problem = value_problem(prog, prog.slot_types[first + i], x)
         if problem:
             raise _fail(field, f"entry {i} {problem}")
     return [_tuples(x) for x in values]
@@ -237,7 +244,7 @@ def _stack(prog: Program, data: dict) -> list[tuple]:
         problem = _int_problem(start, 0, prog.n_locals - len(values))
         if problem:
             raise _fail("stack", f"frame {i}: its first local {problem}")
-        out.append((pc, start, _locals(prog, values, "stack")))
+        out.append((pc, start, _locals(prog, values, "stack", start)))
     return out
 
 
@@ -341,6 +348,19 @@ def _decision(prog: Program, data: dict, st: State) -> None:
         raise _fail("chooser", "must be the seat of the player to decide (the game is not over)")
 
 
+def _locals_in_scope(prog: Program, st: State) -> None:
+    """A loop's counters, a turn's player, a running action's player and arguments hold a
+    value wherever the flow stands inside them (or stood: a return position kept in a local
+    or a frame)."""
+    if st.over:
+        return
+    here = {st.pc, *(frame[0] for frame in st.stack)}
+    here.update(x for x, t in zip(st.l, prog.slot_types) if t.kind == "resume" and x is not None)
+    for slot, (first, end) in prog.slot_scope.items():
+        if st.l[slot] is None and any(first <= pc < end for pc in here):
+            raise _fail("l", f"entry {slot} must be set: the game stands where the rules have given it a value")
+
+
 def _copy(x: Any) -> Any:
     return [_copy(i) for i in x] if isinstance(x, list) else x
 
@@ -370,6 +390,7 @@ def state_from_json(prog: Program, data: Any) -> State:
     st.seen = _seen(prog, data)
     st.log = _log(prog, data)
     _decision(prog, data, st)
+    _locals_in_scope(prog, st)
     st.opt = _options_played(prog, data)
     st.steps = _int(data, "steps", 0)
     return st
