@@ -5,6 +5,8 @@ plays a trial game per player count and reports what it runs into at that line."
 from __future__ import annotations
 
 import json
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -101,6 +103,25 @@ action step "step" {
 """
 
 
+class Hang(BaseException):
+    """Raised by the hang guard; a BaseException, so the engine cannot wrap it as a rule's error."""
+
+
+@pytest.fixture(autouse=True)
+def hang_guard() -> Iterator[None]:
+    """These tests are about not hanging: one that runs past a generous minute fails."""
+    def stop(_signum: int, _frame: object) -> None:
+        raise Hang("the test ran for more than 60 s: the engine hangs")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(60)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def load(tmp_path: Path, text: str, name: str = "game.rules") -> ruleforge.Rules:
     path = tmp_path / name
     path.write_text(text)
@@ -145,6 +166,19 @@ def test_an_endless_loop_without_a_decision_names_its_rule(tmp_path: Path) -> No
     assert "game.rules:8:5: the rules ran 2,000 steps without a decision: this loop never ends " \
            "(limit blocks_without_decision; raise it with RULEFORGE_MAX_BLOCKS_WITHOUT_DECISION)" in str(err.value)
     assert err.value.pos.line == 8
+
+
+@pytest.mark.parametrize("skip_first", [False, True])
+def test_an_endless_loop_after_an_action_stops_at_the_limit(tmp_path: Path, skip_first: bool) -> None:
+    """After an action the loop runs in `apply`; after a skipped decision, in the engine's
+    loop that skips: both stop at the limit (the loop has counted no further)."""
+    waiting = "for p in players { turn p: wait }" if skip_first else ""
+    rules = load(tmp_path, LOOPING.replace("flow {", "flow {\n  for p in players { turn p: rest }\n  " + waiting)
+                 + 'action wait "wait" { require n < 0 }\n')
+    game = rules.new_game(1)
+    with raised(blocks_without_decision=2_000), pytest.raises(GameError, match="2,000 steps without a decision"):
+        game.apply("rest")
+    assert 0 < game.state.v[game.program.var_base["n"]] <= 2_100  # not the millions of the default
 
 
 def test_decisions_per_game(tmp_path: Path) -> None:
