@@ -241,8 +241,7 @@ class Game:
                                 f"legal: {', '.join(labels)}")
             action = self._legal[labels.index(action)]
         else:
-            if type(action) is not tuple or type(action[1]) is not tuple:
-                action = (action[0], tuple(action[1]))  # a list from JSON, say
+            action = _as_action(action)
             if action not in self._legal:  # an action from legal_actions() is found by identity
                 raise GameError(f"{action!r} is not a legal action for {player_name(self.state.chooser)}")
         self._apply_unchecked(action)
@@ -564,6 +563,15 @@ class Game:
             "options": dict(zip(self.program.option_names, self.program.option_values)),
             "state": {key: _plain(value) for key, value in self._state_json().items()},
         }
+
+
+def _as_action(action: Any) -> tuple:
+    """An action given as (aid, args) in any sequences (a list from JSON, say) as a tuple."""
+    try:
+        aid, args = action
+        return (aid, tuple(args))
+    except (TypeError, ValueError):
+        raise GameError(f"{action!r} is not an action: give a label or an (action, arguments) pair") from None
 
 
 def _where(pos: Pos | None) -> str:

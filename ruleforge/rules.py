@@ -127,6 +127,8 @@ class Rules:
         return RulesError([Diagnostic(pos, message)], self.sources)
 
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> Game:
+        if type(seed) is not int:
+            raise GameError(f"the seed must be a whole number, not {seed!r}")
         prog = None if options else self._programs.get((players, (), ()))  # simulations: no checks again
         return Game(prog or self.program(players, options), seed)
 

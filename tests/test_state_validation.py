@@ -194,3 +194,33 @@ def test_mutated_positions() -> None:
         full = isinstance(mutated.get("zones"), dict) and mutated["zones"].keys() == doc["zones"].keys()
         outcomes[check_mutation(rules("naishi").position, field, mutated, 5 if full else 0)] += 1
     assert outcomes["refused"] > 50 and outcomes["played"] > 0
+
+
+# --- requests through the API ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", [5, (1,), (1, 2, 3), (1, 2), None])
+def test_apply_refuses_what_is_no_action(action: Any) -> None:
+    game = rules("hagakure").new_game(3, seed=1)
+    before = game.digest()
+    with pytest.raises(GameError, match="is not an action|is not a legal action"):
+        game.apply(action)
+    assert game.digest() == before
+
+
+@pytest.mark.parametrize("seed", ["x", True, 2.5, None])
+def test_new_game_refuses_a_seed_that_is_no_number(seed: Any) -> None:
+    with pytest.raises(GameError, match="the seed must be a whole number"):
+        rules("hagakure").new_game(3, seed=seed)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"nothing": 1}, "unknown option 'nothing'"),
+    ({"extra": "x"}, "option 'extra' must be an integer, not 'x'"),
+    ({"big": 3}, "option 'big' must be true or false, not 3"),
+    ({"extra": [1]}, "option 'extra' must be an integer, not [1]"),
+])
+def test_options_are_checked(options: dict, message: str) -> None:
+    synthetic = ruleforge.load(ROOT / "tests" / "synthetic" / "options.rules")
+    with pytest.raises(GameError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        synthetic.new_game(1, options=options)
