@@ -37,11 +37,13 @@ def _int_problem(x: Any, low: int = -BIGGEST, high: int = BIGGEST) -> str | None
     """What is wrong with `x` as a whole number in [low, high]; None if nothing."""
     if not _is_int(x):
         return f"must be an integer, not {_shown(x)}"
-    if -BIGGEST <= x <= BIGGEST and not low <= x <= high:
-        return f"is out of range: {_shown(x)} (expected {low} to {high if high < BIGGEST else 'more'})"
-    if not low <= x <= high:
+    if low <= x <= high:
+        return None
+    if not -BIGGEST <= x <= BIGGEST:
         return f"is too large: {_shown(x)}"
-    return None
+    if high >= BIGGEST:
+        return f"must be {low} or more, not {x}"
+    return f"is out of range: {x} (expected {low} to {high})"
 
 
 def _shown(x: Any) -> str:
@@ -150,12 +152,11 @@ def _int(data: dict, field: str, low: int = -BIGGEST, high: int = BIGGEST) -> in
     return data[field]
 
 
-def _seat(prog: Program, x: Any, field: str, what: str, optional: bool = False) -> int | None:
-    if x is None and optional:
-        return None
+def _seat(prog: Program, x: Any, field: str) -> int | None:
+    """A seat or none."""
     problem = value_problem(prog, PLAYER, x)
-    if x is None or problem:
-        raise _fail(field, f"{what} {problem or 'must be a seat, not none'}")
+    if problem:
+        raise _fail(field, problem)
     return x
 
 
@@ -333,11 +334,10 @@ def _decision(prog: Program, data: dict, st: State) -> None:
     st.pc = _int(data, "pc", 0, len(prog.blocks) - 1)
     opts = _list(data, "options")
     for a in opts:
-        problem = _int_problem(a, 0, len(prog.actions) - 1)
-        if problem:
-            raise _fail("options", f"names an action the rules do not have: {problem}")
+        if _int_problem(a, 0, len(prog.actions) - 1):
+            raise _fail("options", f"names {_shown(a)}, which is no action of the rules (0 to {len(prog.actions) - 1})")
     st.options = tuple(opts)
-    st.chooser = _seat(prog, data.get("chooser"), "chooser", "", optional=True)
+    st.chooser = _seat(prog, data.get("chooser"), "chooser")
     if over:
         return
     if st.pc not in prog.decision_pos:
