@@ -58,15 +58,11 @@ def value_problem(prog: Program, t: Type, x: Any, depth: int = 0) -> str | None:
     if x is None:
         return None
     k = t.kind
-    if k == "int":
-        return _int_problem(x)
+    if k in SET_KINDS:
+        return _set_kind_problem(k, x)
     if k == "resume":
         return None if _is_int(x) and x in prog.decision_pos else \
             f"must be a position a decision returns to, not {_shown(x)}"
-    if k == "flag":
-        return None if isinstance(x, bool) else f"must be true or false, not {_shown(x)}"
-    if k == "text":
-        return None if isinstance(x, str) else f"must be a text, not {_shown(x)}"
     if k == "player":
         return _int_problem(x, 0, prog.players - 1) and f"must be a seat, 0 to {prog.players - 1}, not {_shown(x)}"
     if k == "comp":
@@ -92,6 +88,15 @@ def value_problem(prog: Program, t: Type, x: Any, depth: int = 0) -> str | None:
     return plain_problem(x, depth)
 
 
+def _set_kind_problem(kind: str, x: Any) -> str | None:
+    """What is wrong with `x` as a number, a flag or a text."""
+    if kind == "int":
+        return _int_problem(x)
+    if kind == "flag":
+        return None if isinstance(x, bool) else f"must be true or false, not {_shown(x)}"
+    return None if isinstance(x, str) else f"must be a text, not {_shown(x)}"
+
+
 def option_problem(t: Type, x: Any, model: Any) -> str | None:
     """What is wrong with `x` as the value of an option of type `t`; None if it fits.
     Options are known before a program is compiled, so this needs only the model."""
@@ -102,8 +107,8 @@ def option_problem(t: Type, x: Any, model: Any) -> str | None:
         members = [m for m, _pos in model.enums[t.name].members]
         return None if isinstance(x, str) and x in members else \
             f"must be one of {', '.join(members)}, not {_shown(x)}"
-    if k in ("int", "flag", "text"):
-        return value_problem(None, t, x)  # type: ignore[arg-type]  # these kinds need no program
+    if k in SET_KINDS:
+        return _set_kind_problem(k, x)
     if isinstance(x, list):
         return f"has type {t}, which cannot be set to a list"
     return plain_problem(x)
