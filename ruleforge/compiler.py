@@ -41,7 +41,7 @@ from .codegen import (
     zone_count_vs_zero,
 )
 from .diagnostics import Diagnostic, RulesError
-from .model import Model, Type
+from .model import ANY, INT, PLAYER, ZONE, Model, Type, element_of, list_of
 
 PASS = "pass"
 UNROLLED = ("count", "any", "every", "sum")  # generators written out term by term when short
@@ -122,6 +122,9 @@ class Program:
     # per action, what applying it needs, in one tuple (the engine's hot path unpacks it):
     # (label reads the state, its entry function `enter(st, me, *args) -> next block`, limits)
     apply_records: list = attrs.Factory(list)
+    decision_pos: dict = attrs.Factory(dict)  # block resuming after a decision -> its choose/turn statement
+    slot_types: list = attrs.Factory(list)  # per persistent local (`st.l`): the type of what it holds
+    slot_scope: dict = attrs.Factory(dict)  # local -> the blocks [first, end) where it always holds a value
 
 
 class _Env:
@@ -161,6 +164,9 @@ class Compiler:
         self.n_locals = 0
         self.memo: dict = {}
         self.line_map: dict[int, ast.Pos] = {}
+        self.decision_pos: dict[int, ast.Pos] = {}  # resume block -> the decision's statement
+        self.slot_types: list[Type] = []  # per persistent local: what it holds ("resume": a block)
+        self.slot_scope: dict[int, tuple[int, int]] = {}  # local -> blocks [first, end) where it is set
         self.log_templates: list = []
 
     # --- layout ---------------------------------------------------------------------
@@ -358,6 +364,13 @@ class Compiler:
         self.blocks.append([])
         return len(self.blocks) - 1
 
+    def scoped(self, slots: list[str], first: int) -> None:
+        """The locals `slots` are set whenever the flow stands in blocks [first, now): a
+        restored state standing there must hold a value in each."""
+        for code in slots:
+            if code.startswith("L["):
+                self.slot_scope[int(code[2:-1])] = (first, len(self.blocks))
+
     def start(self, b: int) -> None:
         self.cur = b
         self.indent = 1
@@ -368,8 +381,10 @@ class Compiler:
             text += self.tag(pos)
         self.blocks[self.cur].append(text)
 
-    def slot(self) -> str:
+    def slot(self, kind: Type = ANY) -> str:
+        """A new persistent local `L[k]`; its kind lets a restored state be checked."""
         self.n_locals += 1
+        self.slot_types.append(kind)
         return f"L[{self.n_locals - 1}]"
 
     # --- compile all -------------------------------------------------------------------
@@ -488,6 +503,7 @@ class Compiler:
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
             state_labels=[reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
+            decision_pos=self.decision_pos, slot_types=self.slot_types, slot_scope=self.slot_scope,
         )
         program.apply_records = [
             (program.state_labels[aid], ns.get(f"act_{aid}") or ns.get(f"enter_{aid}") or _stay,
@@ -629,7 +645,7 @@ class Compiler:
                 self.plain_block(t.body, self.trigger_env(t, env, f"_c{k}", f"_s{k}", f"_d{k}"))
             self.indent -= 1
             return
-        c, src, dst = (self.slot(), self.slot(), self.slot()) if suspending else \
+        c, src, dst = (self.slot(Type("comp")), self.slot(ZONE), self.slot(ZONE)) if suspending else \
             tuple(f"_{x}{next(self.fresh)}" for x in "csd")
         e(f"{c} = {self.cx(s.what, env)}; {dst} = {self.cx(s.dest, env)}; {src} = st.w[{c}]", s.pos)
         e(f"move(st, {c}, {dst}{bottom})")
@@ -667,8 +683,8 @@ class Compiler:
             self.compile_plain(s, env, in_suspending)
         return self.cur
 
-    def local(self, name: str, env: _Env, persistent: bool) -> str:
-        code = self.slot() if persistent else f"v_{name}_{next(self.fresh)}"
+    def local(self, name: str, env: _Env, persistent: bool, kind: Type | None = None) -> str:
+        code = self.slot(kind or ANY) if persistent else f"v_{name}_{next(self.fresh)}"
         env.names[name] = code
         return code
 
@@ -677,7 +693,7 @@ class Compiler:
         e = self.emit
         if isinstance(s, ast.Let):
             value = self.cx(s.value, env)
-            target = self.local(s.name, env, persistent)
+            target = self.local(s.name, env, persistent, self.ck.types.get(s.value))
             e(f"{target} = {value}", s.pos)
         elif isinstance(s, ast.Assign):
             e(f"{self.target(s.target, env)} {s.op} {self.cx(s.value, env)}", s.pos)
@@ -857,7 +873,7 @@ class Compiler:
         """A new turn (per-turn limits restart) whose player is `me` in the body."""
         self.emit("st.turn += 1", s.pos)
         inner = env.child()
-        me = self.slot()
+        me = self.slot(PLAYER)
         inner.me = me
         inner.names["me"] = me
         self.emit(f"{me} = {self.cx(s.player, env)}")
@@ -871,6 +887,7 @@ class Compiler:
             if ids not in self.points:
                 self.points.append(ids)
             nxt = self.new_block()
+            self.decision_pos[nxt] = s.pos
             e(f"st.chooser = {env.me}", s.pos)
             e(f"st.options = {ids!r}")
             e(f"st.pc = {nxt}")
@@ -891,6 +908,7 @@ class Compiler:
             body = self.new_block()
             e(f"return {body}")
             end = self.compile_body(s.body, inner, body)
+            self.scoped([inner.me], body)
             self.start(end)
             self.end_of_turn(inner)
         elif isinstance(s, ast.If):
@@ -923,11 +941,11 @@ class Compiler:
         body = self.new_block()
         inner = env.child()
         if isinstance(s, ast.For):
-            items, idx = self.slot(), self.slot()
+            items, idx = self.slot(list_of(ANY)), self.slot(INT)
             e(f"{items} = list({self.cx_iter(s.source, env)})", s.pos)
             e(f"{idx} = 0")
             e(f"return {head}")
-            var = self.local(s.var, inner, True)
+            var = self.local(s.var, inner, True, element_of(self.ck.types.get(s.source) or ANY))
             self.start(head)
             e(f"if {idx} < len({items}):")
             e(f"    {var} = {items}[{idx}]")
@@ -936,7 +954,7 @@ class Compiler:
             e(f"return {after}")
             stmts = s.body
         elif isinstance(s, ast.Repeat):
-            left = self.slot()
+            left = self.slot(INT)
             e(f"{left} = {self.cx(s.times, env)}", s.pos)
             e(f"return {head}")
             self.start(head)
@@ -962,6 +980,8 @@ class Compiler:
             self.start(after)
             return
         end = self.compile_body(stmts, inner, body)
+        self.scoped([items, idx] if isinstance(s, ast.For) else [left] if isinstance(s, ast.Repeat) else [],
+                    head)
         self.start(end)
         e(f"return {head}")
         self.start(after)
@@ -983,19 +1003,20 @@ class Compiler:
         d = info.decl
         env = _Env()
         info.me_slot = self.n_locals
-        me = self.slot()
+        me = self.slot(PLAYER)
         env.me = me
         env.names["me"] = me
         for p in d.params:
             info.param_slots.append(self.n_locals)
-            env.names[p.name] = self.slot()
+            env.names[p.name] = self.slot(element_of(self.ck.types.get(p.domain) or ANY) or ANY)
         info.entry = self.new_block()
         effects = [s for s in d.body if not isinstance(s, ast.Require)]
         end = self.compile_body(effects, env, info.entry)
+        self.scoped([me, *(env.names[p.name] for p in d.params)], info.entry)
         info.slot_end = self.n_locals  # [me_slot, slot_end): saved across a nested call of itself
         if d.name not in self.reentrant:
             info.ret_slot = self.n_locals
-            self.slot()
+            self.slot(Type("resume"))
         self.start(end)
         self.emit("return pop_frame(st)" if info.ret_slot < 0 else f"return L[{info.ret_slot}]")
         if not self.suspends(effects):

@@ -51,7 +51,15 @@ class RulesError(Exception):
 
 
 class GameError(Exception):
-    """A request the game refuses: an illegal action, a malformed state, a bad option."""
+    """A request the game refuses: an illegal action, a malformed state, a bad option.
+
+    `pos` is the rules position the error comes from, when there is one (a rule that failed
+    while running, a decision skipped too often), so that `check` can show it with a caret.
+    """
+
+    def __init__(self, message: str, pos: Pos | None = None):
+        super().__init__(message)
+        self.pos = pos
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

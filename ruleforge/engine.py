@@ -8,12 +8,13 @@ import traceback
 from typing import Any, NamedTuple
 
 from . import runtime
+from .ast import Pos
 from .compiler import Program
 from .diagnostics import GameError
+from .limits import LIMITS
 from .runtime import State
 
 STATE_FORMAT = "ruleforge-state/1"
-MAX_BLOCKS_WITHOUT_DECISION = 5_000_000
 
 
 class Action(NamedTuple):
@@ -83,11 +84,11 @@ class Game:
         return st
 
     # --- running ---------------------------------------------------------------------
-    def _advance(self, pc: int | None = None) -> None:
+    def _advance(self, pc: int | None = None, skipped: int = 0) -> None:
         """Run the rules from `pc` to the next decision that offers a choice, or to the end.
 
-        A decision with no legal action is skipped and logged (documented behaviour).
-        This is the hot loop of every game: keep it flat.
+        A decision with no legal action is skipped and logged (documented behaviour); `skipped`
+        decisions were skipped just before. This is the hot loop of every game: keep it flat.
         """
         st = self.state
         prog = self.program
@@ -98,12 +99,12 @@ class Game:
         self._labels = None
         while True:
             try:
-                for _ in range(MAX_BLOCKS_WITHOUT_DECISION):
+                for _ in range(LIMITS.blocks_without_decision):
                     pc = blocks[pc](st)
                     if pc < 0:
                         break
                 else:
-                    raise GameError("the rules ran 5,000,000 steps without a decision: a loop never ends")
+                    raise self._endless_loop(pc)
                 if st.over:
                     self._legal = []
                     return
@@ -113,21 +114,62 @@ class Game:
             except GameError:
                 raise
             except Exception as err:  # a rule failed at run time: name the rule
-                raise GameError(self._runtime_message(err)) from None
+                raise self._runtime_error(err) from None
             if out:
                 self._legal = out
                 return
             st.log.append(("skip", me))
+            skipped += 1
+            if skipped >= LIMITS.skips_in_a_row:
+                raise self._no_one_can_act(skipped)
             pc = st.pc
 
-    def _runtime_message(self, err: Exception) -> str:
-        where = "a rule"
+    # --- errors that name a rule ---------------------------------------------------------
+    def _runtime_error(self, err: Exception) -> GameError:
+        """A rule failed while running: the error names the rule from the traceback."""
+        pos = None
         for frame in reversed(traceback.extract_tb(err.__traceback__)):
             if frame.filename.startswith("<ruleforge:") and frame.lineno in self.program.line_map:
                 pos = self.program.line_map[frame.lineno]
-                where = f"{pos.file}:{pos.line}:{pos.column}"
                 break
-        return f"{where}: runtime error: {type(err).__name__}: {err}"
+        return GameError(f"{_where(pos)}: runtime error: {type(err).__name__}: {err}", pos)
+
+    def _no_one_can_act(self, skipped: int) -> GameError:
+        """Every decision for a long while was skipped for want of a legal action."""
+        pos = self.program.decision_pos.get(self.state.pc)
+        return GameError(f"{_where(pos)}: no player has had a legal action for {skipped:,} decisions in a row: "
+                         f"the game cannot go on ({_limit_hint('skips_in_a_row')})", pos)
+
+    def _endless_loop(self, pc: int) -> GameError:
+        """The rules ran the limit of steps without reaching a decision: name a rule of the loop."""
+        pos = self._block_pos(pc)
+        steps = LIMITS.blocks_without_decision
+        return GameError(f"{_where(pos)}: the rules ran {steps:,} steps without a decision: this loop never ends "
+                         f"({_limit_hint('blocks_without_decision')})", pos)
+
+    def _block_pos(self, pc: int) -> Pos | None:
+        """The first rule position found in block `pc` or in the blocks it goes on to (a
+        loop's head block may have none of its own). Runs blocks: only for an error report."""
+        prog = self.program
+        st = self.state
+        for _ in range(1000):
+            code = prog.blocks[pc].__code__
+            for _start, _end, line in code.co_lines():
+                if line in prog.line_map:
+                    return prog.line_map[line]
+            try:
+                pc = prog.blocks[pc](st)
+            except Exception:
+                return None
+            if pc < 0:
+                return None
+        return None
+
+    def _too_many_decisions(self) -> GameError:
+        pos = self.program.decision_pos.get(self.state.pc)
+        limit = LIMITS.decisions_per_game
+        return GameError(f"{_where(pos)}: the game has had {limit:,} decisions and is not over: it stops here "
+                         f"({_limit_hint('decisions_per_game')})", pos)
 
     def _refresh_legal(self) -> None:
         """Recompute the legal actions at the current decision (after the state was edited)."""
@@ -145,7 +187,7 @@ class Game:
                 for aid in st.options:
                     self.program.legal_funcs[aid](st, st.chooser, out)
         except Exception as err:
-            raise GameError(self._runtime_message(err)) from None
+            raise self._runtime_error(err) from None
         self._legal = out
 
     # --- queries ---------------------------------------------------------------------
@@ -167,7 +209,10 @@ class Game:
 
     def label(self, action: Action | tuple) -> str:
         aid, args = action
-        return self.program.label_funcs[aid](self.state, self.state.chooser, args)
+        try:
+            return self.program.label_funcs[aid](self.state, self.state.chooser, args)
+        except Exception as err:  # a label's text failed: name its rule
+            raise self._runtime_error(err) from None
 
     def legal_labels(self) -> list[str]:
         """Readable labels of the legal actions, made unique with '#2', '#3' where alike."""
@@ -196,8 +241,7 @@ class Game:
                                 f"legal: {', '.join(labels)}")
             action = self._legal[labels.index(action)]
         else:
-            if type(action) is not tuple or type(action[1]) is not tuple:
-                action = (action[0], tuple(action[1]))  # a list from JSON, say
+            action = _as_action(action)
             if action not in self._legal:  # an action from legal_actions() is found by identity
                 raise GameError(f"{action!r} is not a legal action for {player_name(self.state.chooser)}")
         self._apply_unchecked(action)
@@ -205,6 +249,8 @@ class Game:
     def _apply_unchecked(self, action: tuple) -> None:
         """Apply an action known to be legal (agents and search use this directly)."""
         st = self.state
+        if st.steps >= LIMITS.decisions_per_game:
+            raise self._too_many_decisions()
         aid, args = action
         me = st.chooser
         prog = self.program
@@ -226,12 +272,12 @@ class Game:
         try:
             # the action's entry function runs its first block and says where to go on
             pc = enter(st, me, *args)
-            for _ in range(MAX_BLOCKS_WITHOUT_DECISION):
+            for _ in range(LIMITS.blocks_without_decision):
                 if pc < 0:
                     break
                 pc = blocks[pc](st)
             else:
-                raise GameError("the rules ran 5,000,000 steps without a decision: a loop never ends")
+                raise self._endless_loop(pc)
             self._labels = None
             if st.over:
                 self._legal = []
@@ -241,12 +287,12 @@ class Game:
         except GameError:
             raise
         except Exception as err:
-            raise GameError(self._runtime_message(err)) from None
+            raise self._runtime_error(err) from None
         if out:
             self._legal = out
         else:
             st.log.append(("skip", st.chooser))
-            self._advance(st.pc)
+            self._advance(st.pc, 1)
 
     def clone(self) -> Game:
         g = Game.__new__(Game)
@@ -261,6 +307,12 @@ class Game:
     # --- scores ----------------------------------------------------------------------
     def scores(self) -> list[dict[str, Any]]:
         """Per player: total, itemised breakdown (label -> points) and ranking key."""
+        try:
+            return self._scores()
+        except Exception as err:  # the ranking failed: name its rule
+            raise self._runtime_error(err) from None
+
+    def _scores(self) -> list[dict[str, Any]]:
         prog = self.program
         st = self.state
         n_items = len(prog.items)
@@ -275,7 +327,10 @@ class Game:
         return out
 
     def winners(self) -> list[int]:
-        keys = [tuple(self.program.rank_func(self.state, p)) for p in range(self.players)]
+        try:
+            keys = [tuple(self.program.rank_func(self.state, p)) for p in range(self.players)]
+        except Exception as err:
+            raise self._runtime_error(err) from None
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
@@ -288,7 +343,10 @@ class Game:
         labels = [label for _, label in prog.items[first:first + count]]
         out = []
         for p in range(prog.players):
-            items, total = prog.score_funcs[name](self.state, p)
+            try:
+                items, total = prog.score_funcs[name](self.state, p)
+            except Exception as err:
+                raise self._runtime_error(err) from None
             row = dict(zip(labels, items))
             row["total"] = total
             out.append(row)
@@ -301,8 +359,11 @@ class Game:
         if _grants(info.visibility, info.owner, player):
             return True
         conds = self.program.vis_funcs
-        return any(_grants(vis, info.owner, player) and (cond is None or conds[cond](self.state))
-                   for vis, cond in info.rules)
+        try:
+            return any(_grants(vis, info.owner, player) and (cond is None or conds[cond](self.state))
+                       for vis, cond in info.rules)
+        except Exception as err:  # a `visible ... if` condition failed
+            raise self._runtime_error(err) from None
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What `player` may see (None: a spectator). Hidden zones show only their size."""
@@ -453,10 +514,8 @@ class Game:
                 secret = viewer is not None and viewer != me and prog.public_label_funcs[aid] is not None
                 if len(entry) > 4:  # rendered when it was played
                     text = entry[5] if secret else entry[4]
-                elif secret:
-                    text = prog.public_label_funcs[aid](self.state, me, args)
                 else:
-                    text = prog.label_funcs[aid](self.state, me, args)
+                    text = self._log_label(aid, me, args, secret)
                 out.append(f"{player_name(me)}: {text}")
             elif kind == "say":
                 out.append(render_template(prog, entry[1], entry[2]))
@@ -467,6 +526,14 @@ class Game:
             elif kind == "skip":
                 out.append(f"{player_name(entry[1])} has no legal action and is skipped")
         return out
+
+    def _log_label(self, aid: int, me: int, args: tuple, secret: bool) -> str:
+        prog = self.program
+        label = prog.public_label_funcs[aid] if secret else prog.label_funcs[aid]
+        try:
+            return label(self.state, me, args)
+        except Exception as err:
+            raise self._runtime_error(err) from None
 
     def action_history(self) -> list[tuple[int, int, tuple]]:
         return [(e[1], e[2], e[3]) for e in self.state.log if e[0] == "act"]  # (player, action, args)
@@ -488,12 +555,32 @@ class Game:
         }
 
     def to_json(self) -> dict[str, Any]:
+        """The game as a JSON-able document of its own: playing on leaves it as it was saved
+        (`digest` serialises the live lists directly, with no copy)."""
         return {
             "format": STATE_FORMAT, "game": self.program.model.title, "players": self.players,
             "seed": self.seed,
             "options": dict(zip(self.program.option_names, self.program.option_values)),
-            "state": self._state_json(),
+            "state": {key: _plain(value) for key, value in self._state_json().items()},
         }
+
+
+def _as_action(action: Any) -> tuple:
+    """An action given as (aid, args) in any sequences (a list from JSON, say) as a tuple."""
+    try:
+        aid, args = action
+        return (aid, tuple(args))
+    except (TypeError, ValueError):
+        raise GameError(f"{action!r} is not an action: give a label or an (action, arguments) pair") from None
+
+
+def _where(pos: Pos | None) -> str:
+    return "a rule" if pos is None else f"{pos.file}:{pos.line}:{pos.column}"
+
+
+def _limit_hint(name: str) -> str:
+    """How to raise a limit, as every message about one says it."""
+    return f"limit {name}; raise it with RULEFORGE_MAX_{name.upper()}"
 
 
 def _grants(visibility: str, owner: int | None, player: int | None) -> bool:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from . import runtime
 from .diagnostics import GameError
 from .engine import Game
+from .state_io import BIGGEST, value_problem
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -64,14 +65,14 @@ def build_position(rules: Rules, data: Any) -> Game:
     if unknown:
         raise _fail(unknown[0], "unknown key (a position has format, players, seed, zones, props and vars)")
     players = data.get("players")
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise _fail("players", "must be a number")
+    if not isinstance(players, int) or isinstance(players, bool) or abs(players) > BIGGEST:
+        raise _fail("players", "must be a number")  # out of the game's range: new_game says so
     zones_data = data.get("zones", {})
     if not isinstance(zones_data, dict):
         raise _fail("zones", "must be an object of zone key -> contents")
     seed = data.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise _fail("seed", "must be a whole number")
+    if not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) > BIGGEST:
+        raise _fail("seed", "must be a whole number of at most 64 bits")
     probe = rules.new_game(players, seed=seed)
     keys = _zone_keys(probe)
     fills: list[tuple[int, list[str]]] = []
@@ -172,7 +173,10 @@ def _set_vars(game: Game, variables: Any) -> None:
             raise _fail(f"vars: {key}", f"write {name}(P1)..{name}(P{game.players}) for a per-player variable"
                         if decl.per_player else f"'{name}' is shared: write it without a seat")
         value = _value(game, value)
-        _check_value(game, f"vars: {key}", game.program.compiler.ck.resolve_type(decl.type), value)
+        kind = game.program.compiler.ck.resolve_type(decl.type)
+        if value is None and kind.kind in ("int", "flag", "text"):
+            raise _fail(f"vars: {key}", f"a {kind} variable always has a value: it cannot be null")
+        _check_value(game, f"vars: {key}", kind, value)
         game.set_var(name, value, owner)
 
 
@@ -195,6 +199,10 @@ def _check_value(game: Game, where: str, kind: Any, value: Any) -> None:
         ok = isinstance(value, str)
     elif k == "player":
         ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < game.players
+    else:  # a component, a zone, a list: as a saved state holds it
+        ok = value_problem(game.program, kind, value) is None
+    if ok and k == "int":
+        ok = value_problem(game.program, kind, value) is None  # not too large
     if not ok:
         hint = " (write P1, P2, ...)" if k == "player" else ""
         raise _fail(where, f"{value!r} does not fit its type, {kind}{hint}")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import random
 from pathlib import Path
 from typing import Any
 
+from .ast import Pos
 from .checker import check
 from .compiler import Program, compile_program
-from .diagnostics import GameError, RulesError
+from .diagnostics import Diagnostic, GameError, RulesError
 from .engine import STATE_FORMAT, Game
 from .loader import load_source
 from .runtime import State
@@ -48,10 +50,8 @@ class Rules:
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
             raise GameError(f"{self.title} is for {span} players, not {players}")
         options = dict(options or {})
-        for name in options:
-            if name not in self.model.options:
-                known = ", ".join(self.model.options) or "none"
-                raise GameError(f"unknown option '{name}' (options of {self.title}: {known})")
+        for name, value in options.items():
+            self._check_option(name, value)
         key = (players, tuple(sorted(options.items())), extras)
         prog = self._programs.get(key)
         if prog is None:
@@ -61,38 +61,94 @@ class Rules:
             prog = self._programs[key] = compile_program(self.checker, players, options, extras)
         return prog
 
+    def _check_option(self, name: str, value: Any) -> None:
+        """An option must be one the rules declare, with a value of its declared type."""
+        from .state_io import option_problem
+
+        decl = self.model.options.get(name)
+        if decl is None:
+            known = ", ".join(self.model.options) or "none"
+            raise GameError(f"unknown option '{name}' (options of {self.title}: {known})")
+        problem = option_problem(self.checker.resolve_type(decl.type), value, self.model)
+        if problem:
+            raise GameError(f"option '{name}' {problem}")
+
     def position(self, data: dict[str, Any]) -> Game:
         """A game in a position written by hand (see docs/positions.md); GameError if malformed."""
         from .position import build_position
 
         return build_position(self, data)
 
-    def check_player_counts(self) -> None:
-        """Find what only shows for a given player count (setup values, tables), for every
-        count the game allows; raises RulesError."""
+    def check_player_counts(self, trial_games: int = 1, seed: int = 0) -> None:
+        """Find what only shows for a given player count, for every count the game allows:
+        setup values and tables, then what `trial_games` games of random legal actions per
+        count run into (a rule failing at run time, a game that cannot go on or never ends).
+        Trial game k uses seed `seed + k`, for its deal and for its choices; 0 trials skips them.
+        Raises RulesError, each problem at its rules position."""
         from .compiler import check_setup
 
         lo, hi = self.model.players
         for n in range(lo, hi + 1):
-            if not any(key[0] == n for key in self._programs):
+            if trial_games > 0:
+                self.program(n)  # compiling checks all that check_setup checks, and more
+            elif not any(key[0] == n for key in self._programs):
                 check_setup(self.checker, n)
+        for n in range(lo, hi + 1):
+            for k in range(trial_games):
+                self._trial_game(n, seed + k)
+
+    def _trial_game(self, players: int, seed: int) -> None:
+        """Play one game of random legal actions, reading labels, views and scores as a
+        player would; a GameError becomes a RulesError at the rule it names."""
+        rng = random.Random(seed)
+        try:
+            game = self.new_game(players, seed)
+            while not game.is_over:
+                legal = game._legal
+                action = legal[rng.randrange(len(legal))]
+                game.label(action)
+                game._apply_unchecked(action)
+            game.scores()
+            game.winners()
+            game.log_lines()
+            for p in range(players):
+                game.view(p)
+        except GameError as err:
+            raise self._trial_failure(err, players, seed) from None
+
+    def _trial_failure(self, err: GameError, players: int, seed: int) -> RulesError:
+        pos = err.pos or Pos(self.path, 0, 0)
+        text = str(err)
+        where = f"{pos.file}:{pos.line}:{pos.column}: "
+        if text.startswith(where):
+            text = text[len(where):]
+        people = "1 player" if players == 1 else f"{players} players"
+        message = f"in a trial game with {people} (seed {seed}, random legal actions): {text}"
+        return RulesError([Diagnostic(pos, message)], self.sources)
 
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> Game:
+        if type(seed) is not int:
+            raise GameError(f"the seed must be a whole number, not {seed!r}")
         prog = None if options else self._programs.get((players, (), ()))  # simulations: no checks again
         return Game(prog or self.program(players, options), seed)
 
     def load_game(self, data: dict[str, Any]) -> Game:
         """Restore a game saved with `Game.to_json`; malformed data raises GameError."""
-        from .state_io import state_from_json
+        from .state_io import check_game_header, state_from_json
 
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
             raise GameError(f"not a saved ruleforge state (expected \"format\": \"{STATE_FORMAT}\")")
-        players = data.get("players")
-        if not isinstance(players, int):
-            raise GameError("saved state: 'players' must be a number")
-        prog = self.program(players, data.get("options") or None)
+        players, seed, options = check_game_header(self.model.players, data)
+        try:
+            prog = self.program(players, options)
+        except GameError as err:
+            raise GameError(f"saved state: 'options': {err}") from None
         state: State = state_from_json(prog, data.get("state"))
-        return Game(prog, int(data.get("seed", 0)), state)
+        game = Game(prog, seed, state)
+        if not state.over and not game._legal:
+            raise GameError(f"saved state: P{state.chooser + 1} is to decide but has no legal action "
+                            "(check 'z', 'v', 'p' and 'options')")
+        return game
 
 
 def load(path: str | Path) -> Rules:
