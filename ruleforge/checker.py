@@ -28,6 +28,7 @@ from .model import (
     element_of,
     list_of,
 )
+from .nesting import too_deep_for_python
 
 # Built-in functions over a collection or a generator `f(x for x in source if cond)`.
 AGGREGATES = {"count", "sum", "min", "max", "any", "every", "first", "last", "argmax", "argmin",
@@ -985,5 +986,8 @@ def sub_blocks(s: ast.Stmt) -> list[tuple]:
 
 def check(decls: list[ast.Decl], sources: dict[str, str] | None = None) -> Checker:
     checker = Checker(decls, sources)
-    checker.run()
+    try:
+        checker.run()
+    except RecursionError:  # nesting within raised limits, but beyond this Python's stack
+        checker.errors.append(too_deep_for_python(checker._main_file()))
     return checker
