@@ -6,7 +6,7 @@ from pathlib import Path
 
 import attrs
 
-from . import ast
+from . import ast, lexical
 from .diagnostics import Diagnostic, RulesError
 from .parser import parse_rules
 
@@ -19,12 +19,22 @@ def load_source(path: str | Path) -> tuple[list[ast.Decl], dict[str, str]]:
 
 
 def _read(path: Path, sources: dict[str, str], origin: ast.Pos | None) -> str:
+    """The text of `path`, decoded (UTF-8, or UTF-16/32 with a byte-order mark) and with its
+    line ends made '\n'. A file that cannot be decoded is reported at the first bad byte."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        data = path.read_bytes()
+    except OSError as err:
         where = origin or ast.Pos(str(path), 0, 0)
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        reason = err.strerror or str(err)
         raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': {reason}")], sources) from None
+    try:
+        text = lexical.decode(data)
+    except lexical.UndecodableFile as err:
+        sources[str(path)] = err.text  # shown with U+FFFD where the bytes could not be read
+        where = ast.Pos(str(path), err.line, err.column, err.line, err.column + 1)
+        raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': {err.message}",
+                                     err.hint)],
+                         sources) from None
     sources[str(path)] = text
     return text
 

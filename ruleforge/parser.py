@@ -11,7 +11,7 @@ from lark import Lark, Token, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.visitors import Transformer_NonRecursive
 
-from . import ast
+from . import ast, lexical
 from .diagnostics import Diagnostic, RulesError
 from .nesting import measure, too_deep_for_python
 
@@ -589,12 +589,13 @@ class _Builder(Transformer_NonRecursive):
         return ast.Neg(self.pos(meta), c[0])
 
 
-def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int = 0) -> Diagnostic:
+def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int, text: str) -> Diagnostic:
     line = getattr(err, "line", 0) or 0
     col = getattr(err, "column", 0) or 0
     pos = ast.Pos(path, line + line_offset, col, line + line_offset, col + 1)
     if isinstance(err, UnexpectedCharacters):
-        return Diagnostic(pos, f"unexpected character {err.char!r}")
+        what = lexical.describe(text, err.pos_in_stream)
+        return Diagnostic(pos, what.message, what.hint)
     if isinstance(err, UnexpectedEOF):
         return Diagnostic(pos, "unexpected end of file", "a '}' may be missing")
     if isinstance(err, UnexpectedToken):
@@ -604,10 +605,28 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int = 0) ->
         expected = sorted({_token_name(e) for e in names})
         shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
         what = "end of file" if tok.type == "$END" else repr(str(tok))
+        if _is_decimal(tok, text):
+            start = col - 1 - len(_digits_before(text, (tok.start_pos or 0) - 1))
+            return Diagnostic(ast.Pos(path, line + line_offset, start, line + line_offset, col + len(tok)),
+                              "numbers are whole: there is no decimal point",
+                              "scale the quantity (count tenths, say) or use '//' to divide")
         if tok.type == "$END":
             pos = ast.Pos(path, line + line_offset, col, line + line_offset, col + 1)
         return Diagnostic(pos, f"unexpected {what}", f"expected {shown}")
     return Diagnostic(pos, str(err))
+
+
+def _is_decimal(tok: Token, text: str) -> bool:
+    """`1.5`: digits, a '.', digits — read as a number and an attribute access that fails."""
+    at = tok.start_pos or 0
+    return (tok.type == "INT" and at >= 2 and text[at - 1] == "." and text[at - 2].isdigit())
+
+
+def _digits_before(text: str, end: int) -> str:
+    start = end
+    while start > 0 and text[start - 1].isdigit():
+        start -= 1
+    return text[start:end]
 
 
 def _token_name(terminal: str) -> str:
@@ -623,7 +642,7 @@ def _token_name(terminal: str) -> str:
 def _unclosed_brace(text: str) -> tuple[int, int] | None:
     """Line and column of the innermost '{' never closed (strings and comments skipped)."""
     stack: list[tuple[int, int]] = []
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(text.split("\n"), 1):
         quote = None
         for col, ch in enumerate(line, 1):
             if quote:
@@ -648,7 +667,7 @@ def parse_expression(text: str, path: str, line_offset: int, col_offset: int,
     try:
         tree = _parser().parse(text, start="expr")
     except UnexpectedInput as err:
-        d = _syntax_diagnostic(err, path, line_offset)
+        d = _syntax_diagnostic(err, path, line_offset, text)
         errors.append(_shift_columns(d, col_offset))
         return placeholder
     nesting = measure(tree, path, line_offset, col_offset, base_depth)
@@ -674,6 +693,7 @@ def _shift_columns(d: Diagnostic, col_offset: int) -> Diagnostic:
 
 def parse_rules(text: str, path: str) -> ast.RulesFile:
     """Parse a whole rules file; raises RulesError with every syntax error found."""
+    text = lexical.normalize(text)
     try:
         tree = _parser().parse(text, start="start")
     except UnexpectedInput as err:
@@ -692,7 +712,7 @@ def parse_rules(text: str, path: str) -> ast.RulesFile:
 
 
 def _first_syntax_error(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
-    diag = _syntax_diagnostic(err, path)
+    diag = _syntax_diagnostic(err, path, 0, text)
     brace = _unclosed_brace(text) if getattr(getattr(err, "token", None), "type", "") == "$END" else None
     if brace is not None:  # point at the brace left open, not at the last token
         line, col = brace
