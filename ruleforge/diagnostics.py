@@ -34,12 +34,12 @@ class Diagnostic:
         out = [head]
         src_lines = _source_lines(self.pos.file, sources, {} if lines is None else lines)
         if src_lines is not None and 0 < self.pos.line <= len(src_lines):
-            src = src_lines[self.pos.line - 1]
-            out.append(f"    {src.translate(_ODD_SPACES)}")
             width = 1
             if self.pos.end_line == self.pos.line and self.pos.end_column > self.pos.column:
                 width = self.pos.end_column - self.pos.column
-            out.append("    " + caret_indent(src, self.pos.column) + "^" * max(1, width))
+            src, column, width = _window(src_lines[self.pos.line - 1], self.pos.column, width)
+            out.append(f"    {src.translate(_ODD_SPACES)}")
+            out.append("    " + caret_indent(src, column) + "^" * max(1, width))
         if self.hint:
             out.append(f"    hint: {self.hint}")
         return "\n".join(out)
@@ -54,6 +54,20 @@ def _source_lines(file: str, sources: dict[str, str], cache: dict[str, list[str]
             return None
         cache[file] = text.split("\n")
     return cache[file]
+
+
+LINE_SHOWN = 160  # characters of a source line shown; a longer line is cut around the caret
+
+
+def _window(src: str, column: int, width: int) -> tuple[str, int, int]:
+    """The part of a long line around `column` (marked '...' where cut), the column and the
+    caret's width in it: a generated one-line file does not print kilobytes per error."""
+    if len(src) <= LINE_SHOWN:
+        return src, column, width
+    start = max(0, column - 1 - LINE_SHOWN // 3)
+    end = min(len(src), start + LINE_SHOWN)
+    head, tail = ("..." if start > 0 else ""), ("..." if end < len(src) else "")
+    return head + src[start:end] + tail, column - start + len(head), min(width, end - column + 1)
 
 
 def caret_indent(line: str, column: int) -> str:
