@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
@@ -226,3 +227,18 @@ def test_did_you_mean_work_is_bounded_for_the_whole_check(tmp_path: Path, monkey
     assert compared <= ruleforge.checker.SUGGEST_BUDGET + count + 50  # without a budget: 4 million
     assert err.diagnostics[0].hint == "did you mean 'w0x'?"  # the first get their hints
     assert err.diagnostics[-1].hint is None  # the budget was spent long before
+
+
+def test_a_rules_error_pickles_with_its_diagnostics(tmp_path: Path) -> None:
+    err = many_duplicates(tmp_path, 3)
+    copy = pickle.loads(pickle.dumps(err))
+    assert copy.diagnostics == err.diagnostics and copy.render() == err.render()
+
+
+def test_a_long_line_is_shown_cut_around_the_caret() -> None:
+    [d] = errors_of(HEAD + "def d = " + "1 + " * 1000 + "yy yy\n")
+    text = RulesError([d], {"t.rules": HEAD + "def d = " + "1 + " * 1000 + "yy yy\n"}).render()
+    source, caret = text.split("\n")[1:3]
+    assert d.message == "unexpected 'yy'" and d.pos.column == 9 + 4000 + 3
+    assert source.startswith("    ...") and source.endswith("1 + yy yy") and len(source) < 200
+    assert source[caret.index("^"):] == "yy" and caret.endswith("^^")
