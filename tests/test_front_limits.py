@@ -241,4 +241,4 @@ def test_a_long_line_is_shown_cut_around_the_caret() -> None:
     source, caret = text.split("\n")[1:3]
     assert d.message == "unexpected 'yy'" and d.pos.column == 9 + 4000 + 3
     assert source.startswith("    ...") and source.endswith("1 + yy yy") and len(source) < 200
-    assert source[caret.index("^"):] == "yy" and caret.endswith("^^")
+    assert source[caret.index("^"):] == "yy" and caret.endswith(" ^")
