@@ -101,8 +101,6 @@ def describe(text: str, index: int) -> Lexical:
     if ch in _CURLY_QUOTES:
         return _curly_quote(text, index)
     if ch in _ASCII_HINTS:
-        if ch == "/" and text.startswith("//", index):
-            return Lexical("unexpected '//'")
         message, hint = _ASCII_HINTS[ch]
         return Lexical(message, hint)
     category = unicodedata.category(ch)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import attrs
@@ -21,10 +22,14 @@ def load_source(path: str | Path) -> tuple[list[ast.Decl], dict[str, str]]:
 def _read(path: Path, sources: dict[str, str], origin: ast.Pos | None) -> str:
     """The text of `path`, decoded (UTF-8, or UTF-16/32 with a byte-order mark) and with its
     line ends made '\n'. A file that cannot be decoded is reported at the first bad byte."""
+    where = origin or ast.Pos(str(path), 0, 0)
     try:
+        special = _not_a_file(path)
+        if special:  # reading a named pipe with no writer would wait for ever
+            raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': it is {special}, not a file")],
+                             sources)
         data = path.read_bytes()
     except OSError as err:
-        where = origin or ast.Pos(str(path), 0, 0)
         reason = err.strerror or str(err)
         raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': {reason}")], sources) from None
     try:
@@ -37,6 +42,19 @@ def _read(path: Path, sources: dict[str, str], origin: ast.Pos | None) -> str:
                          sources) from None
     sources[str(path)] = text
     return text
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What `path` is when it exists but is neither a file nor a directory (which the OS
+    reports itself): a named pipe, a socket, a device."""
+    mode = path.stat().st_mode
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
 
 
 def _load(path: Path, sources: dict[str, str], chain: tuple[Path, ...],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,12 @@ def test_cli_reports_lexical_errors_without_a_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert f"{path}:4:12: error: curly quote" in result.output
     assert "Traceback" not in result.output and "internal error" not in result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path) -> None:
+    path = tmp_path / "pipe.rules"
+    os.mkfifo(path)
+    with pytest.raises(RulesError) as caught:
+        ruleforge.load(path)  # opening it for reading would wait for a writer for ever
+    assert caught.value.diagnostics[0].message == f"cannot read rules file '{path}': it is a named pipe, not a file"
