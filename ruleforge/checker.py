@@ -6,6 +6,8 @@ the compiler reads those records instead of resolving names a second time.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 import attrs
 
 from . import ast
@@ -26,6 +28,7 @@ from .model import (
     element_of,
     list_of,
 )
+from .nesting import too_deep_for_python
 
 # Built-in functions over a collection or a generator `f(x for x in source if cond)`.
 AGGREGATES = {"count", "sum", "min", "max", "any", "every", "first", "last", "argmax", "argmin",
@@ -38,6 +41,8 @@ FUNCTIONS = {"next": (1, 1), "prev": (1, 1), "random": (1, 1), "abs": (1, 1), "i
 CONSTANTS = {"true": FLAG, "false": FLAG, "player_count": INT, "none": NONE}
 # Kept by the engine for `end when` rules: an end was triggered / the last turn is over.
 END_FLAGS = {"ending": FLAG, "finished": FLAG}
+# Names compared by "did you mean" hints in one check, all hints together (under a second).
+SUGGEST_BUDGET = 300_000
 ZONE_SHAPES = {"pile", "hand", "row", "grid"}
 DECLARATION_WORDS = {"game", "players", "extends", "option", "enum", "kind", "zone", "var", "def",
                      "components", "phase", "flow", "action", "when", "scoring", "ranking", "remove", "replace"}
@@ -67,6 +72,8 @@ class Checker:
         self.sources = sources or {}
         self.model = Model()
         self.errors: list[Diagnostic] = []
+        self._reported: dict[Diagnostic, int] = {}  # each diagnostic's index in `errors`
+        self._suggest_budget = SUGGEST_BUDGET
         self.types: dict[ast.Expr, Type] = {}
         self.res: dict[object, tuple] = {}
         self.def_types: dict[str, Type] = {}
@@ -78,8 +85,24 @@ class Checker:
 
     def error(self, pos: ast.Pos, message: str, hint: str | None = None) -> None:
         diag = Diagnostic(pos, message, hint)
-        if diag not in self.errors:  # a type resolved at each use is reported once
-            self.errors.append(diag)
+        # A type resolved at each use is reported once. The index is checked against the list
+        # (a caller may cut `errors` back) so that the test costs O(1), not a scan of the list.
+        i = self._reported.get(diag)
+        if i is not None and i < len(self.errors) and self.errors[i] == diag:
+            return
+        self._reported[diag] = len(self.errors)
+        self.errors.append(diag)
+
+    def suggest(self, name: str, candidates: Iterable[str] | Callable[[], Iterable[str]]) -> str | None:
+        """A 'did you mean' hint, within a budget of names compared for the whole check: a file
+        with thousands of unknown names against thousands of declared ones would otherwise take
+        time in their product. `candidates` may be a function, so that once the budget is spent
+        they are not even gathered."""
+        if self._suggest_budget <= 0:
+            return None
+        pool = list(candidates() if callable(candidates) else candidates)
+        self._suggest_budget -= len(pool)
+        return did_you_mean(name, pool)
 
     # --- collecting declarations ---------------------------------------------------
     def run(self) -> Model:
@@ -199,7 +222,7 @@ class Checker:
         if t.name in self.model.kinds:
             return Type("comp", t.name)
         known = list(simple) + list(self.model.enums) + list(self.model.kinds)
-        self.error(t.pos, f"unknown type '{t.name}'", did_you_mean(t.name, known))
+        self.error(t.pos, f"unknown type '{t.name}'", self.suggest(t.name, known))
         return ANY
 
     def check_kinds(self) -> None:
@@ -220,7 +243,7 @@ class Checker:
                 t = m.attr_types.get(name, (ANY, False))[0] if a is not None else None
                 if t is None:
                     self.error(pos, f"kind '{info.decl.name}' has no attribute '{name}'",
-                               did_you_mean(name, list(info.attrs) + list(info.props)))
+                               self.suggest(name, list(info.attrs) + list(info.props)))
                     continue
                 base = t.element if t.kind == "list" and t.element else t
                 if base.kind != "enum":
@@ -241,7 +264,7 @@ class Checker:
         for z in self.model.zones.values():
             if z.shape not in ZONE_SHAPES:
                 self.error(z.pos, f"unknown zone shape '{z.shape}'",
-                           did_you_mean(z.shape, ZONE_SHAPES) or f"use one of {', '.join(sorted(ZONE_SHAPES))}")
+                           self.suggest(z.shape, ZONE_SHAPES) or f"use one of {', '.join(sorted(ZONE_SHAPES))}")
             for s in z.size or ():
                 self.expect(s, SETUP, INT, "a zone size")
             if z.shape == "grid" and (z.size is None or len(z.size) != 2):
@@ -266,7 +289,7 @@ class Checker:
         for e in m.components:
             info = m.kinds.get(e.kind)
             if info is None:
-                self.error(e.pos, f"unknown kind '{e.kind}'", did_you_mean(e.kind, m.kinds))
+                self.error(e.pos, f"unknown kind '{e.kind}'", self.suggest(e.kind, m.kinds))
             if e.copies is not None:
                 self.expect(e.copies, SETUP, INT, "a number of copies")
             if e.cond is not None:
@@ -276,7 +299,7 @@ class Checker:
                 self.error(e.zone_pos, f"components start in a pile or hand, not on grid '{e.zone}'",
                            "move them onto cells in the flow: move c to cell(grid, row, column)")
             if zone is None:
-                self.error(e.zone_pos, f"unknown zone '{e.zone}'", did_you_mean(e.zone, m.zones))
+                self.error(e.zone_pos, f"unknown zone '{e.zone}'", self.suggest(e.zone, m.zones))
             elif zone.per_player != e.each_player:
                 if zone.per_player:
                     self.error(e.zone_pos, f"zone '{e.zone}' is per player",
@@ -291,7 +314,7 @@ class Checker:
                 a = info.attrs.get(name) or info.props.get(name)
                 if a is None:
                     self.error(pos, f"kind '{e.kind}' has no attribute '{name}'",
-                               did_you_mean(name, list(info.attrs) + list(info.props)))
+                               self.suggest(name, list(info.attrs) + list(info.props)))
                     continue
                 want = m.attr_types[name][0]
                 got = self.expr(value, SETUP)
@@ -351,7 +374,7 @@ class Checker:
     def check_trigger(self, t: ast.TriggerDecl) -> None:
         for name in (t.zone, t.other):
             if name is not None and name not in self.model.zones:
-                self.error(t.pos, f"unknown zone '{name}'", did_you_mean(name, self.model.zones))
+                self.error(t.pos, f"unknown zone '{name}'", self.suggest(name, self.model.zones))
         scope = Scope(has_me=True)
         scope.locals["me"] = PLAYER
         scope.locals["it"] = COMP
@@ -455,7 +478,7 @@ class Checker:
             self.expect(s.source, scope, ZONE, "the zone to deal from")
             z = m.zones.get(s.zone)
             if z is None:
-                self.error(s.pos, f"unknown zone '{s.zone}'", did_you_mean(s.zone, m.zones))
+                self.error(s.pos, f"unknown zone '{s.zone}'", self.suggest(s.zone, m.zones))
             elif not z.per_player:
                 self.error(s.pos, f"'deal' needs a per-player zone; '{s.zone}' is shared")
         elif isinstance(s, ast.Shuffle):
@@ -501,14 +524,14 @@ class Checker:
                 self.error(s.pos, "'choose' needs a player", "use it inside a 'turn' or an action")
             for name, pos in zip(s.actions, s.action_pos):
                 if name != "pass" and name not in m.actions:
-                    self.error(pos, f"unknown action '{name}'", did_you_mean(name, list(m.actions) + ["pass"]))
+                    self.error(pos, f"unknown action '{name}'", self.suggest(name, list(m.actions) + ["pass"]))
         elif isinstance(s, ast.ScoreStmt):
             if s.scoring not in m.scorings:
-                self.error(s.pos, f"unknown scoring '{s.scoring}'", did_you_mean(s.scoring, m.scorings))
+                self.error(s.pos, f"unknown scoring '{s.scoring}'", self.suggest(s.scoring, m.scorings))
             v = m.vars.get(s.into)
             if v is None or not v.per_player or self.resolve_type(v.type) != INT:
                 self.error(s.pos, f"'score ... into' needs a per-player int var; '{s.into}' is not one",
-                           did_you_mean(s.into, [n for n, d in m.vars.items() if d.per_player and n != s.into]))
+                           self.suggest(s.into, lambda: [n for n, d in m.vars.items() if d.per_player and n != s.into]))
             elif s.into not in m.score_targets:
                 m.score_targets.append(s.into)
         elif isinstance(s, ast.Log):
@@ -519,7 +542,7 @@ class Checker:
             pass
         elif isinstance(s, ast.CallPhase):
             if s.name not in m.phases:
-                hint = did_you_mean(s.name, m.phases)
+                hint = self.suggest(s.name, m.phases)
                 if s.name in DECLARATION_WORDS:
                     hint = f"'{s.name}' starts a declaration: declarations belong at the top level, not in a block"
                 if s.name in m.actions:
@@ -544,7 +567,7 @@ class Checker:
                 want = scope.locals[target.ident]
                 self.res[target] = ("local", target.ident)
             elif v is None:
-                self.error(target.pos, f"unknown variable '{target.ident}'", did_you_mean(target.ident, m.vars))
+                self.error(target.pos, f"unknown variable '{target.ident}'", self.suggest(target.ident, m.vars))
             elif v.per_player:
                 self.error(target.pos, f"'{target.ident}' is per player", f"write '{target.ident}(p) {s.op} ...'")
             else:
@@ -554,7 +577,7 @@ class Checker:
             v = m.vars.get(target.func)
             if v is None or not v.per_player:
                 self.error(target.pos, f"'{target.func}' is not a per-player variable",
-                           did_you_mean(target.func, [n for n, d in m.vars.items() if d.per_player]))
+                           self.suggest(target.func, lambda: [n for n, d in m.vars.items() if d.per_player]))
             else:
                 want = self.resolve_type(v.type)
                 self.res[target] = ("var_p", v)
@@ -608,11 +631,11 @@ class Checker:
                 info = m.kinds[obj.name]
                 if e.attr not in info.attrs and e.attr not in info.props:
                     self.error(e.pos, f"kind '{obj.name}' has no attribute '{e.attr}'",
-                               did_you_mean(e.attr, list(info.attrs) + list(info.props)))
+                               self.suggest(e.attr, list(info.attrs) + list(info.props)))
                     return ANY
             at = m.attr_types.get(e.attr)
             if at is None:
-                self.error(e.pos, f"no kind has an attribute '{e.attr}'", did_you_mean(e.attr, m.attr_types))
+                self.error(e.pos, f"no kind has an attribute '{e.attr}'", self.suggest(e.attr, m.attr_types))
                 return ANY
             self.res[e] = ("prop" if at[1] else "attr", e.attr)
             return at[0]
@@ -774,8 +797,8 @@ class Checker:
         if n in m.kinds:
             self.error(e.pos, f"'{n}' is a kind, not a value", f"test a component's kind with 'x is {n}'")
             return ANY
-        candidates = set(scope.locals) | set(CONSTANTS) | m.all_names()
-        self.error(e.pos, f"unknown name '{n}'", did_you_mean(n, candidates))
+        candidates = lambda: set(scope.locals) | set(CONSTANTS) | m.all_names()  # noqa: E731
+        self.error(e.pos, f"unknown name '{n}'", self.suggest(n, candidates))
         return ANY
 
     def call(self, e: ast.Call, scope: Scope) -> Type:
@@ -847,9 +870,10 @@ class Checker:
             if f == "zone_of":
                 return ZONE
             return self.grid_function(e, f, ts)
-        candidates = set(m.defs) | AGGREGATES | set(FUNCTIONS) | {n for n, v in m.vars.items() if v.per_player} \
-            | {n for n, z in m.zones.items() if z.per_player}
-        self.error(e.pos, f"unknown function '{f}'", did_you_mean(f, candidates))
+        candidates = lambda: (set(m.defs) | AGGREGATES | set(FUNCTIONS)  # noqa: E731
+                              | {n for n, v in m.vars.items() if v.per_player}
+                              | {n for n, z in m.zones.items() if z.per_player})
+        self.error(e.pos, f"unknown function '{f}'", self.suggest(f, candidates))
         for a in args:
             self.expr(a, scope)
         return ANY
@@ -891,7 +915,7 @@ class Checker:
     def gen_call(self, e: ast.GenCall, scope: Scope) -> Type:
         if e.func not in AGGREGATES:
             self.error(e.pos, f"'{e.func}' is not an aggregate",
-                       did_you_mean(e.func, AGGREGATES) or f"use one of {', '.join(sorted(AGGREGATES))}")
+                       self.suggest(e.func, AGGREGATES) or f"use one of {', '.join(sorted(AGGREGATES))}")
         el = self.loop_element(e.source, scope)
         inner = scope.child()
         inner.locals[e.var] = el
@@ -962,5 +986,8 @@ def sub_blocks(s: ast.Stmt) -> list[tuple]:
 
 def check(decls: list[ast.Decl], sources: dict[str, str] | None = None) -> Checker:
     checker = Checker(decls, sources)
-    checker.run()
+    try:
+        checker.run()
+    except RecursionError:  # nesting within raised limits, but beyond this Python's stack
+        checker.errors.append(too_deep_for_python(checker._main_file()))
     return checker

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import attrs
 
-from . import ast
+from . import ast, lexical
 from .diagnostics import Diagnostic, RulesError
 from .parser import parse_rules
 
@@ -19,14 +20,41 @@ def load_source(path: str | Path) -> tuple[list[ast.Decl], dict[str, str]]:
 
 
 def _read(path: Path, sources: dict[str, str], origin: ast.Pos | None) -> str:
+    """The text of `path`, decoded (UTF-8, or UTF-16/32 with a byte-order mark) and with its
+    line ends made '\n'. A file that cannot be decoded is reported at the first bad byte."""
+    where = origin or ast.Pos(str(path), 0, 0)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        where = origin or ast.Pos(str(path), 0, 0)
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        special = _not_a_file(path)
+        if special:  # reading a named pipe with no writer would wait for ever
+            raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': it is {special}, not a file")],
+                             sources)
+        data = path.read_bytes()
+    except OSError as err:
+        reason = err.strerror or str(err)
         raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': {reason}")], sources) from None
+    try:
+        text = lexical.decode(data)
+    except lexical.UndecodableFile as err:
+        sources[str(path)] = err.text  # shown with U+FFFD where the bytes could not be read
+        where = ast.Pos(str(path), err.line, err.column, err.line, err.column + 1)
+        raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': {err.message}",
+                                     err.hint)],
+                         sources) from None
     sources[str(path)] = text
     return text
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What `path` is when it exists but is neither a file nor a directory (which the OS
+    reports itself): a named pipe, a socket, a device."""
+    mode = path.stat().st_mode
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
 
 
 def _load(path: Path, sources: dict[str, str], chain: tuple[Path, ...],

@@ -7,11 +7,13 @@ import re
 from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.visitors import Transformer_NonRecursive
 
-from . import ast
+from . import ast, lexical
 from .diagnostics import Diagnostic, RulesError
+from .nesting import measure, too_deep_for_python
 
 _TOKEN_NAMES = {
     "RBRACE": "'}'", "LBRACE": "'{'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
@@ -39,14 +41,18 @@ def _unquote(token: str) -> str:
     return token[1:-1]
 
 
-class _Builder(Transformer):
-    """Turns the Lark tree into `ast` nodes, stamping every node with its position."""
+class _Builder(Transformer_NonRecursive):
+    """Turns the Lark tree into `ast` nodes, stamping every node with its position.
 
-    def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0):
+    Non-recursive, so that the depth of a tree costs no Python stack here."""
+
+    def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0,
+                 string_depths: dict[tuple[int, int], int] | None = None):
         super().__init__()
         self.path = path
         self.line_offset = line_offset
         self.col_offset = col_offset
+        self.string_depths = string_depths or {}  # expression depth of each string with {...}
         self.errors: list[Diagnostic] = []
 
     def pos(self, meta: Any) -> ast.Pos:
@@ -68,13 +74,14 @@ class _Builder(Transformer):
         text = _unquote(str(tok))
         parts: list[Any] = []
         pos = self.tpos(tok)
+        depth = self.string_depths.get((tok.line, tok.column), 0) + 1
         i = 0
         for m in re.finditer(r"\{([^{}]*)\}", text):
             if m.start() > i:
                 parts.append(text[i:m.start()])
             inner = m.group(1)
             col = pos.column + 1 + m.start(1)
-            parts.append(parse_expression(inner, self.path, pos.line - 1, col - 1, self.errors))
+            parts.append(parse_expression(inner, self.path, pos.line - 1, col - 1, self.errors, depth))
             i = m.end()
         if i < len(text):
             parts.append(text[i:])
@@ -582,12 +589,13 @@ class _Builder(Transformer):
         return ast.Neg(self.pos(meta), c[0])
 
 
-def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int = 0) -> Diagnostic:
+def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int, text: str) -> Diagnostic:
     line = getattr(err, "line", 0) or 0
     col = getattr(err, "column", 0) or 0
     pos = ast.Pos(path, line + line_offset, col, line + line_offset, col + 1)
     if isinstance(err, UnexpectedCharacters):
-        return Diagnostic(pos, f"unexpected character {err.char!r}")
+        what = lexical.describe(text, err.pos_in_stream)
+        return Diagnostic(pos, what.message, what.hint)
     if isinstance(err, UnexpectedEOF):
         return Diagnostic(pos, "unexpected end of file", "a '}' may be missing")
     if isinstance(err, UnexpectedToken):
@@ -597,10 +605,28 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int = 0) ->
         expected = sorted({_token_name(e) for e in names})
         shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
         what = "end of file" if tok.type == "$END" else repr(str(tok))
+        if _is_decimal(tok, text):
+            start = col - 1 - len(_digits_before(text, (tok.start_pos or 0) - 1))
+            return Diagnostic(ast.Pos(path, line + line_offset, start, line + line_offset, col + len(tok)),
+                              "numbers are whole: there is no decimal point",
+                              "scale the quantity (count tenths, say) or use '//' to divide")
         if tok.type == "$END":
             pos = ast.Pos(path, line + line_offset, col, line + line_offset, col + 1)
         return Diagnostic(pos, f"unexpected {what}", f"expected {shown}")
     return Diagnostic(pos, str(err))
+
+
+def _is_decimal(tok: Token, text: str) -> bool:
+    """`1.5`: digits, a '.', digits — read as a number and an attribute access that fails."""
+    at = tok.start_pos or 0
+    return (tok.type == "INT" and at >= 2 and text[at - 1] == "." and text[at - 2].isdigit())
+
+
+def _digits_before(text: str, end: int) -> str:
+    start = end
+    while start > 0 and text[start - 1].isdigit():
+        start -= 1
+    return text[start:end]
 
 
 def _token_name(terminal: str) -> str:
@@ -616,7 +642,7 @@ def _token_name(terminal: str) -> str:
 def _unclosed_brace(text: str) -> tuple[int, int] | None:
     """Line and column of the innermost '{' never closed (strings and comments skipped)."""
     stack: list[tuple[int, int]] = []
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(text.split("\n"), 1):
         quote = None
         for col, ch in enumerate(line, 1):
             if quote:
@@ -633,17 +659,27 @@ def _unclosed_brace(text: str) -> tuple[int, int] | None:
 
 
 def parse_expression(text: str, path: str, line_offset: int, col_offset: int,
-                     errors: list[Diagnostic]) -> ast.Expr:
-    """Parse one expression (used for `{...}` inside strings)."""
+                     errors: list[Diagnostic], base_depth: int = 0) -> ast.Expr:
+    """Parse one expression (the `{...}` inside strings, `Game.evaluate`); its problems are
+    added to `errors` and a placeholder returned. `base_depth` is the expression depth it sits
+    at, counted against `LIMITS.expression_depth`."""
+    placeholder = ast.IntLit(ast.Pos(path, line_offset + 1, col_offset + 1), 0)
     try:
         tree = _parser().parse(text, start="expr")
     except UnexpectedInput as err:
-        d = _syntax_diagnostic(err, path, line_offset)
+        d = _syntax_diagnostic(err, path, line_offset, text)
         errors.append(_shift_columns(d, col_offset))
-        return ast.IntLit(ast.Pos(path, line_offset + 1, col_offset + 1), 0)
-    builder = _Builder(path, line_offset, col_offset)
-    builder._text = text
-    node = builder.transform(tree)
+        return placeholder
+    nesting = measure(tree, path, line_offset, col_offset, base_depth)
+    if nesting.too_deep:
+        errors.extend(nesting.too_deep)
+        return placeholder
+    builder = _Builder(path, line_offset, col_offset, nesting.string_depths)
+    try:
+        node = builder.transform(tree)
+    except RecursionError:
+        errors.append(too_deep_for_python(path))
+        return placeholder
     errors.extend(builder.errors)
     return node
 
@@ -657,21 +693,29 @@ def _shift_columns(d: Diagnostic, col_offset: int) -> Diagnostic:
 
 def parse_rules(text: str, path: str) -> ast.RulesFile:
     """Parse a whole rules file; raises RulesError with every syntax error found."""
-    errors: list[Diagnostic] = []
+    text = lexical.normalize(text)
     try:
         tree = _parser().parse(text, start="start")
     except UnexpectedInput as err:
-        diag = _syntax_diagnostic(err, path)
-        brace = _unclosed_brace(text) if getattr(getattr(err, "token", None), "type", "") == "$END" else None
-        if brace is not None:  # point at the brace left open, not at the last token
-            line, col = brace
-            diag = Diagnostic(ast.Pos(path, line, col, line, col + 1),
-                              "unexpected end of file: this '{' is never closed", "add the missing '}'")
-        raise RulesError([diag], {path: text}) from None
-    builder = _Builder(path)
-    builder._text = text
-    decls = builder.transform(tree)
-    errors.extend(builder.errors)
-    if errors:
-        raise RulesError(errors, {path: text})
+        raise RulesError([_first_syntax_error(err, text, path)], {path: text}) from None
+    nesting = measure(tree, path)
+    if nesting.too_deep:
+        raise RulesError(nesting.too_deep, {path: text})
+    builder = _Builder(path, string_depths=nesting.string_depths)
+    try:
+        decls = builder.transform(tree)
+    except RecursionError:  # within the limits, but they were raised past what Python copes with
+        raise RulesError([too_deep_for_python(path)], {path: text}) from None
+    if builder.errors:
+        raise RulesError(builder.errors, {path: text})
     return ast.RulesFile(path, text, tuple(decls))
+
+
+def _first_syntax_error(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    diag = _syntax_diagnostic(err, path, 0, text)
+    brace = _unclosed_brace(text) if getattr(getattr(err, "token", None), "type", "") == "$END" else None
+    if brace is not None:  # point at the brace left open, not at the last token
+        line, col = brace
+        diag = Diagnostic(ast.Pos(path, line, col, line, col + 1),
+                          "unexpected end of file: this '{' is never closed", "add the missing '}'")
+    return diag
