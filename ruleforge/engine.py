@@ -31,13 +31,14 @@ def player_name(p: int | None) -> str:
 class Game:
     """One game in progress. Create it with `Rules.new_game`; everything else is here."""
 
-    __slots__ = ("program", "state", "seed", "_legal", "_labels", "_placed")
+    __slots__ = ("program", "state", "seed", "_legal", "_labels", "_placed", "_log_text")
 
     def __init__(self, program: Program, seed: int, state: State | None = None):
         self.program = program
         self.seed = seed
         self._labels: list[str] | None = None
         self._placed: set[int] = set()  # components placed by `put`, for building positions
+        self._log_text: tuple[list, list[str], Any] | None = None  # see _log_json
         if state is None:
             self.state = self._initial_state(seed)
             self._legal: list[Action] = []
@@ -302,6 +303,7 @@ class Game:
         g._legal = self._legal
         g._labels = self._labels
         g._placed = set()
+        g._log_text = None
         return g
 
     # --- scores ----------------------------------------------------------------------
@@ -540,19 +542,44 @@ class Game:
 
     # --- saving ----------------------------------------------------------------------------
     def digest(self) -> str:
-        """A short hash of the whole state: equal states, equal digests."""
-        data = json.dumps(self._state_json(), sort_keys=True, separators=(",", ":"))
+        """A short hash of the whole state: equal states, equal digests.
+
+        The same bytes as `json.dumps(state, sort_keys=True)` are hashed, but the log, which
+        grows all game long, is serialised once per entry (`_log_json`), so that a digest after
+        every decision costs time in proportion to the state, not to the game so far."""
+        state = self._state_json(with_log=False)
+        head = json.dumps({k: v for k, v in state.items() if k < "log"}, sort_keys=True, separators=(",", ":"))
+        tail = json.dumps({k: v for k, v in state.items() if k > "log"}, sort_keys=True, separators=(",", ":"))
+        data = f'{head[:-1]},"log":{self._log_json()},{tail[1:]}'
         return hashlib.sha256(data.encode()).hexdigest()[:16]
 
-    def _state_json(self) -> dict[str, Any]:
+    def _log_json(self) -> str:
+        """The log as JSON, its entries' texts kept from one call to the next: the log only
+        grows (entries are tuples), so only new entries are serialised."""
+        log = self.state.log
+        cached = self._log_text
+        if cached is None or cached[0] is not log or len(cached[1]) > len(log) or \
+                (cached[1] and cached[2] is not log[len(cached[1]) - 1]):
+            cached = self._log_text = (log, [], None)
+        texts = cached[1]
+        for entry in log[len(texts):]:
+            texts.append(json.dumps(_plain(list(entry)), separators=(",", ":")))
+        if log:
+            self._log_text = (log, texts, log[-1])
+        return "[" + ",".join(texts) + "]"
+
+    def _state_json(self, with_log: bool = True) -> dict[str, Any]:
         st = self.state
-        return {
+        data = {
             "z": st.z, "v": [_plain(x) for x in st.v], "p": st.p, "l": [_plain(x) for x in st.l], "b": st.b,
             "pc": st.pc, "stack": [_plain(list(f)) for f in st.stack], "rng": st.rng, "turn": st.turn,
             "used": [[k[0], k[1], v] for k, v in sorted(st.used.items())],
-            "seen": st.seen, "log": [_plain(list(e)) for e in st.log], "chooser": st.chooser,
+            "seen": st.seen, "chooser": st.chooser,
             "options": list(st.options), "over": st.over, "opt": st.opt, "steps": st.steps,
         }
+        if with_log:
+            data["log"] = [_plain(list(e)) for e in st.log]
+        return data
 
     def to_json(self) -> dict[str, Any]:
         """The game as a JSON-able document of its own: playing on leaves it as it was saved

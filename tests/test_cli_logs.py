@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 
 import ruleforge
 from ruleforge.agents import RandomAgent
-from ruleforge.cli import gamelog, main, play
+from ruleforge.cli import main, play
 from ruleforge.cli.common import CommandFailed, write_atomic
 
 ROOT = Path(__file__).parents[1]
@@ -390,10 +390,7 @@ def test_malformed_logs_name_the_field(tmp_path: Path, change: dict[str, Any], m
         assert "Traceback" not in result.output
 
 
-def test_a_long_game_stopped_at_a_decision_keeps_its_final_digest(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    # past DIGEST_EVERY_STEP_UNTIL steps a bot's step records no digest unless saved; stopping adds the last one
-    monkeypatch.setattr(gamelog, "DIGEST_EVERY_STEP_UNTIL", 10)
+def test_a_game_stopped_at_a_decision_keeps_every_digest(tmp_path: Path) -> None:
     log = tmp_path / "long.json"
     long_rules = str(ROOT / "tests" / "synthetic" / "long.rules")
     result = run("play", long_rules, "--quiet", "--agents", "human,random", "--log", str(log), input="1\n" * 20)
@@ -401,9 +398,8 @@ def test_a_long_game_stopped_at_a_decision_keeps_its_final_digest(tmp_path: Path
     data = log_of(log)
     steps = data["steps"]
     assert len(steps) == 40 and steps[-1]["player"] == "P2"
-    assert all("digest" in s for s in steps[:10])
-    assert any("digest" not in s for s in steps[10:-1])  # P2's steps in between, unless 0.5 s had passed
     game = ruleforge.load(long_rules).new_game(2, 0)
-    for step in steps:
+    for step in steps:  # every step, saved at once or not, records the state after it
         game.apply(step["action"])
+        assert step["digest"] == game.digest()
     assert steps[-1]["digest"] == data["final_digest"] == game.digest()

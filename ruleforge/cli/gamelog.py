@@ -26,7 +26,6 @@ from .common import fail, load_rules, read_json, write_json
 LOG_FORMAT = "ruleforge-log/2"
 READABLE_FORMATS = ("ruleforge-log/1", LOG_FORMAT)
 SAVE_INTERVAL = 0.5  # seconds between two writes of a log while only automatic agents play
-DIGEST_EVERY_STEP_UNTIL = 1000  # steps; past them a step records its digest only when saved
 SEAT = re.compile(r"P([1-9][0-9]*)")
 
 
@@ -75,10 +74,8 @@ class LogWriter:
     at any moment (Ctrl-C, a kill, a crash) leaves a valid log of the steps saved so far.
 
     A bot's step is saved at most every `interval` seconds, since writing after each one
-    would cost more than playing it; a person's step is saved at once. A step records the
-    state's digest (for replay to find the first step that differs); past
-    `DIGEST_EVERY_STEP_UNTIL` steps only the steps saved do, since a digest costs time in
-    proportion to the length of the game.
+    would cost more than playing it; a person's step is saved at once. Every step records the
+    state's digest, for replay to find the first step that differs.
     """
 
     def __init__(self, path: str | None, header: dict[str, Any], steps: list[dict[str, str]], game: Game,
@@ -100,18 +97,9 @@ class LogWriter:
         self._unsaved = True
         if self.path is None:
             return
-        due = human or time.monotonic() - self._saved_at >= self.interval
-        if due or len(self.steps) <= DIGEST_EVERY_STEP_UNTIL:
-            step["digest"] = game.digest()
-        if due:
+        step["digest"] = game.digest()
+        if human or time.monotonic() - self._saved_at >= self.interval:
             self.save()
-
-    def finish(self, game: Game) -> None:
-        """Save the log of a game that stopped at a decision (not in the middle of a step)."""
-        if self.steps and self.path is not None and "digest" not in self.steps[-1]:
-            self.steps[-1]["digest"] = game.digest()
-            self._unsaved = True
-        self.save()
 
     def save(self) -> None:
         if self.path is None or not self._unsaved:

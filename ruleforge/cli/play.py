@@ -203,12 +203,12 @@ class Session:
                 click.echo(f"interrupted{saved_note(writer)}", err=True)
             raise click.exceptions.Exit(code) from None
         except (AgentAbort, CommandFailed) as err:  # stopped at a decision: the state is whole
-            writer.finish(self.game)
+            writer.save()
             fail(f"{err}{saved_note(writer)}")
         except GameError as err:  # a rule failed half-way through a step: keep the steps, not the state
             writer.save()
             fail(f"{err}{saved_note(writer)}")
-        writer.finish(self.game)
+        writer.save()
 
 
 @click.command()
