@@ -1,7 +1,8 @@
 """The test side of fuzzing: a worker process to run inputs in, and a record of what they did.
 
 Each input is written to a file, then judged by `worker.py` in a subprocess capped at
-`RULEFORGE_FUZZ_MEMORY` bytes (default 2 GiB) and `RULEFORGE_FUZZ_TIMEOUT` seconds (default 10).
+`RULEFORGE_FUZZ_MEMORY` bytes (default 2 GiB) and a time bound (`TIMEOUTS`; `RULEFORGE_FUZZ_TIMEOUT`
+seconds for every kind).
 An input that overruns the time or kills the worker is a failure; the worker is then started
 again. Every failing input is kept under `RULEFORGE_FUZZ_FAILURES` (default
 `$TMPDIR/ruleforge-fuzz-failures`) with a `.txt` beside it saying what went wrong, so that it
@@ -26,9 +27,12 @@ from typing import IO
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("worker.py")
 MEMORY = int(os.environ.get("RULEFORGE_FUZZ_MEMORY", str(2 << 30)))
-TIMEOUT = float(os.environ.get("RULEFORGE_FUZZ_TIMEOUT", "10"))
+# seconds per input: a rules file may be long (lines repeated thousands of times), a document is read at once
+TIMEOUTS = {"rules": 10.0, "state": 5.0, "position": 5.0, "log": 5.0, "harness-check": 5.0}
+if "RULEFORGE_FUZZ_TIMEOUT" in os.environ:
+    TIMEOUTS = dict.fromkeys(TIMEOUTS, float(os.environ["RULEFORGE_FUZZ_TIMEOUT"]))
 FAILURES = Path(os.environ.get("RULEFORGE_FUZZ_FAILURES", Path(tempfile.gettempdir()) / "ruleforge-fuzz-failures"))
-EXTENSIONS = {"rules": ".rules", "state": ".json", "position": ".json", "log": ".json"}
+EXTENSIONS = {"rules": ".rules", "state": ".json", "position": ".json", "log": ".json", "harness-check": ".txt"}
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,8 @@ class Worker:
         self.stderr.seek(0)
         return self.stderr.read()[-2000:].decode(errors="replace")
 
-    def judge(self, job: dict[str, str], timeout: float = TIMEOUT) -> Verdict:
+    def judge(self, job: dict[str, str], timeout: float | None = None) -> Verdict:
+        timeout = timeout or TIMEOUTS[job["kind"]]
         proc = self.proc if self.proc is not None and self.proc.poll() is None else self._start()
         assert proc.stdin is not None and proc.stdout is not None
         try:

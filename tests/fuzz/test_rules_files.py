@@ -36,7 +36,7 @@ def test_rules_files_from_the_grammar(fuzzer: Fuzzer) -> None:
 
 
 def test_rules_files_mutated_from_the_games(fuzzer: Fuzzer) -> None:
-    @fuzz_settings(60)
+    @fuzz_settings(40)
     @given(strategies.mutated_games())
     def judge(game_and_text: tuple[str, str]) -> None:
         fuzzer.judge("rules", game_and_text[1], game_and_text[0])

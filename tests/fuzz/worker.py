@@ -152,7 +152,22 @@ def run_log(job: dict[str, Any]) -> None:
     run_cli("replay", job["path"])
 
 
-RUNNERS = {"rules": run_rules, "state": run_state, "position": run_position, "log": run_log}
+def run_harness_check(job: dict[str, Any]) -> None:
+    """Misbehave on purpose (tests/fuzz/test_pool.py): hang, die, or use memory without end."""
+    how = job["path"]
+    if how == "hang":
+        while True:
+            pass
+    if how == "die":
+        os._exit(3)
+    if how == "memory":
+        hoard = []
+        while True:
+            hoard.append(bytearray(1 << 26))
+
+
+RUNNERS = {"rules": run_rules, "state": run_state, "position": run_position, "log": run_log,
+           "harness-check": run_harness_check}
 
 
 def verdict(job: dict[str, Any]) -> dict[str, str]:
@@ -180,8 +195,31 @@ def verdict(job: dict[str, Any]) -> dict[str, str]:
     return {"verdict": "ok", "detail": ""}
 
 
+def cache_rules_for_commands() -> None:
+    """Commands load the same unchanged games again and again here: load each once.
+
+    Only the documents are fuzzed through the command line (rules files go through the API),
+    and loading and compiling a game would be most of each input's time."""
+    from ruleforge import cli
+
+    loaded: dict[tuple[str, float], ruleforge.Rules] = {}
+    load = cli.load_rules
+
+    def load_rules(path: str) -> ruleforge.Rules:
+        try:
+            key = (str(Path(path).resolve()), Path(path).stat().st_mtime)
+        except OSError:
+            return load(path)
+        if key not in loaded:
+            loaded[key] = load(path)
+        return loaded[key]
+
+    cli.load_rules = load_rules
+
+
 def main() -> None:
     os.environ["RULEFORGE_DEBUG"] = "1"  # an internal error of a command raises: its traceback names the cause
+    cache_rules_for_commands()
     memory = int(sys.argv[1])
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     for line in sys.stdin:
