@@ -21,7 +21,46 @@ TOKEN = re.compile(r'"[^"\n]*"|\w+|[^\w\s]')
 
 # --- rules files from the grammar ---------------------------------------------------------------
 
-NAMES = ["p", "me", "c", "x", "n", "hand", "deck", "discard", "board", "Card", "Colour", "Red", "value",
+# A small complete game: generated declarations are appended to it too, so that they meet
+# names that exist and reach the checker's and compiler's later stages.
+PICK = """\
+game "Pick"
+players 2
+
+kind Token {
+  value: int
+  label "{value}"
+}
+
+zone pool: pile, visible everyone
+zone taken per player: pile, visible everyone
+
+components {
+  Token(value: 1..3) in pool
+}
+
+var score per player: int = 0
+
+flow {
+  for p in players {
+    turn p: take
+  }
+  score points into score
+}
+
+action take(t in pool) "take {t}" {
+  move t to taken(me)
+}
+
+scoring points for p {
+  "tokens": sum(t.value for t in taken(p))
+}
+
+ranking for p { score(p) }
+"""
+
+NAMES = ["p", "me", "t", "pool", "taken", "Token", "take", "c", "x", "n", "hand", "deck", "discard", "board", "Card",
+         "Colour", "Red", "value",
          "score", "int", "flag", "text", "pile", "row", "grid", "player_count", "count", "sum", "any", "top_of",
          "cell", "take", "main", "points", "tricks", "_", "A1", "zone_of", "owner", "size_of"]
 INTS = st.one_of(st.integers(0, 6).map(str), st.sampled_from(["10", "100", "65536", "99999999999999999999999"]))
@@ -41,7 +80,8 @@ def grammar_files() -> st.SearchStrategy[str]:
     for terminal in lark.terminals:  # keywords, spaced, so that `kind` and `p` never run together
         if terminal.pattern.type == "str" and re.fullmatch(r"[a-z_]+", terminal.pattern.value):
             explicit[terminal.name] = st.just(f" {terminal.pattern.value} ")
-    return from_lark(lark, explicit=explicit)
+    files = from_lark(lark, explicit=explicit)
+    return st.one_of(files, files.map(lambda text: PICK + text))
 
 
 # --- rules files mutated from the games ---------------------------------------------------------

@@ -19,20 +19,35 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from ruleforge.parser import parse_rules
+
 from . import strategies
 from .conftest import Fuzzer, fuzz_settings
 
 pytestmark = pytest.mark.fuzz
 
 
+def parses(text: str) -> bool:
+    try:
+        parse_rules(text, "generated.rules")
+    except Exception:  # noqa: BLE001 - the worker judges how it fails; here only whether it parsed
+        return False
+    return True
+
+
 def test_rules_files_from_the_grammar(fuzzer: Fuzzer) -> None:
+    parsed: list[bool] = []
+
     @fuzz_settings(60)
     @given(strategies.grammar_files())
     def judge(text: str) -> None:
         fuzzer.judge("rules", text)
+        parsed.append(parses(text))
 
     judge()
     assert not fuzzer.found, "inputs without a clear answer:\n" + fuzzer.report()
+    # the generated files reach the checker and beyond, not only the parser's error path
+    assert sum(parsed) >= len(parsed) // 2, f"only {sum(parsed)} of {len(parsed)} generated files parse"
 
 
 def test_rules_files_mutated_from_the_games(fuzzer: Fuzzer) -> None:
