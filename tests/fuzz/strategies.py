@@ -223,6 +223,7 @@ def dump(doc: Any) -> str:
     return DEEP.sub(lambda m: "[" * int(m.group(1)) + "0" + "]" * int(m.group(1)), json.dumps(doc))
 
 
+MAX_CHARS = 2_000_000  # a list made huge is at most about this long as JSON (the test process must not swell)
 ODD_VALUES = st.sampled_from([
     None, True, False, 0, -1, 1, 2, 7, 2**31, 2**63, 2**64, 10**30, -(10**30), 0.5, 1e308, "", "x", "P1", "P9",
     "pass", "Mountain", "18", "ruleforge-state/1", "ruleforge-position/1", "ruleforge-log/1", [], {}, [[]], [0],
@@ -255,8 +256,9 @@ def mutate_json(draw: st.DrawFn, doc: Any) -> Any:
         return _set(doc, path, copy.deepcopy(_get(doc, draw(st.sampled_from(paths)))))
     if how == "deep":
         return _set(doc, path, deep_list(draw(st.sampled_from([100, 5000, 100_000]))))
-    if how == "big" and isinstance(here, list):
-        return _set(doc, path, here * draw(st.sampled_from([100, 10_000])))
+    if how == "big" and isinstance(here, list) and here:
+        times = min(draw(st.sampled_from([100, 10_000])), MAX_CHARS // len(json.dumps(here)))  # within reason
+        return _set(doc, path, here * max(times, 2))
     return _set(doc, path, draw(ODD_VALUES))
 
 
@@ -266,6 +268,8 @@ def mutated_json(draw: st.DrawFn, docs: list[tuple[str, Any]]) -> tuple[str, str
     game, doc = docs[draw(st.integers(0, len(docs) - 1))]
     for _ in range(draw(st.integers(1, 3))):
         doc = draw(mutate_json(doc))
+        if len(json.dumps(doc)) > MAX_CHARS // 2:  # made huge: one such change is enough
+            break
     text = dump(doc)
     if draw(st.integers(0, 9)) == 0:
         text = text[:draw(st.integers(0, len(text)))]
