@@ -4,7 +4,8 @@ Commands are read from README.md and docs/*.md (README first, then the docs by n
 order they appear:
 
 - in a ```sh, ```bash or ```shell block, every line that starts with `ruleforge `, `python `
-  or `pip ` (a trailing `# comment` is dropped);
+  or `pip `, perhaps after environment settings (`RULEFORGE_MAX_ZONES=9 ruleforge check ...`);
+  a trailing `# comment` is dropped;
 - in a ```console block, every line that starts with `$ ` is a command and the lines after it,
   up to the next `$ ` line or the block's end, are its expected output, compared line by line
   (trailing spaces ignored). Other lines of a console block are output or a synopsis with
@@ -14,7 +15,8 @@ They run one after another through `bash -c` in one scratch copy of the reposito
 commands read files earlier ones wrote: `game.json`, `end.json`), with the copy's `ruleforge`
 package imported. `pip install -e '.[dev]' && REST` is not installed again: the install is
 what `.ci/run` does, so the test asserts that `.ci/run` runs exactly the README's test command
-and runs only REST (except the test command itself, which would run this test again). A
+and runs only REST. A test command (`python -m pytest ...`, the README's or the long fuzz run's)
+is never run: it would run this test again. A
 `--agents` list naming `human` gets scripted answers on stdin (always the first action).
 """
 
@@ -67,11 +69,18 @@ def _strip_comment(line: str) -> str:
     return re.sub(r"\s+#\s.*$", "", line).strip()
 
 
+ENV_PREFIX = re.compile(r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+")  # `RULEFORGE_MAX_X=5 ruleforge ...`
+
+
+def without_env(text: str) -> str:
+    return ENV_PREFIX.sub("", text)
+
+
 def _shell_commands(doc: str, line_no: int, code: str) -> list[DocCommand]:
     out = []
     for k, line in enumerate(code.splitlines(), 1):
         text = _strip_comment(line)
-        if text.startswith(COMMAND_STARTS):
+        if without_env(text).startswith(COMMAND_STARTS):
             out.append(DocCommand(f"{doc}:{line_no + k}", text))
     return out
 
@@ -106,7 +115,7 @@ COMMANDS = doc_commands()
 
 
 def is_bench(command: DocCommand) -> bool:
-    return command.text.startswith("python bench/")
+    return without_env(command.text).startswith("python bench/")
 
 
 def runnable_part(command: DocCommand) -> str | None:
@@ -116,7 +125,8 @@ def runnable_part(command: DocCommand) -> str | None:
         text = text[len(INSTALL):]
     elif text.startswith("pip "):
         return None
-    return None if text == TEST_COMMAND else text
+    # the test commands (the README's, the long fuzz run) would run this test again, or take long
+    return None if without_env(text).startswith(TEST_COMMAND) else text
 
 
 def _copy_repository(dest: Path) -> Path:
@@ -221,7 +231,7 @@ CHECKS = {"check": check_check, "play": check_play, "score": check_score, "repla
 
 def check_output(cmd: DocCommand, ran: Ran, root: Path) -> None:
     """What a command of this kind must print; a kind not listed must at least print something."""
-    words = runnable_part(cmd).split()  # type: ignore[union-attr]
+    words = without_env(runnable_part(cmd)).split()  # type: ignore[arg-type]
     if words[0] == "ruleforge" and words[1] in CHECKS:
         CHECKS[words[1]](DocCommand(cmd.where, " ".join(words)), ran, root)
     elif words[0] == "python" and words[1].startswith("bench/"):
@@ -240,6 +250,19 @@ def test_the_docs_show_commands_of_every_kind() -> None:
     for sub in ("check", "play", "score", "replay", "simulate"):
         assert any(t.startswith(f"ruleforge {sub} ") for t in texts), sub
     assert any(c.expected for c in COMMANDS), "no console block with output was found"
+
+
+def test_the_extraction_rules() -> None:
+    """Which lines of a shell or console block are commands, and what is kept of them."""
+    shell = "ruleforge check a.rules   # a comment\nexport X=1\nRULEFORGE_MAX_ZONES=9 ruleforge check b.rules\n"
+    assert [c.text for c in _shell_commands("d.md", 1, shell)] == [
+        "ruleforge check a.rules", "RULEFORGE_MAX_ZONES=9 ruleforge check b.rules"]
+    console = "ruleforge score RULES POSITION.json\n$ ruleforge check a.rules\na.rules: ok\n\n$ python x.py\n"
+    commands = _console_commands("d.md", 1, console)
+    assert [(c.text, c.expected) for c in commands] == [
+        ("ruleforge check a.rules", ["a.rules: ok", ""]), ("python x.py", [])]
+    assert runnable_part(DocCommand("d.md", INSTALL + "ruleforge check a.rules")) == "ruleforge check a.rules"
+    assert runnable_part(DocCommand("d.md", "RULEFORGE_FUZZ_EXAMPLES=9 python -m pytest tests/fuzz")) is None
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
