@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -409,3 +410,18 @@ def test_replay_rejects_malformed_logs(tmp_path: Path) -> None:
         assert result.exit_code == 1
         assert result.stderr.startswith("error: ")
         assert "Traceback" not in result.output
+
+
+def test_json_inputs_that_are_no_document_get_one_line(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)  # reading it would wait for ever
+    for args, message in [
+        (("score", "games/hagakure.rules", str(deep)), "nests lists or objects too deep to be read"),
+        (("replay", str(pipe)), f"cannot read replay log '{pipe}': it is not a file"),
+        (("replay", str(tmp_path)), "it is not a file"),
+    ]:
+        result = run(*args)
+        assert result.exit_code == 1, args
+        assert message in result.stderr and "Traceback" not in result.output

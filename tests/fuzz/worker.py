@@ -200,10 +200,10 @@ def cache_rules_for_commands() -> None:
 
     Only the documents are fuzzed through the command line (rules files go through the API),
     and loading and compiling a game would be most of each input's time."""
-    from ruleforge import cli
+    from ruleforge.cli import common
 
     loaded: dict[tuple[str, float], ruleforge.Rules] = {}
-    load = cli.load_rules
+    load = common.load  # every command loads its rules through common.load_rules, which calls this
 
     def load_rules(path: str) -> ruleforge.Rules:
         try:
@@ -214,7 +214,7 @@ def cache_rules_for_commands() -> None:
             loaded[key] = load(path)
         return loaded[key]
 
-    cli.load_rules = load_rules
+    common.load = load_rules
 
 
 def main() -> None:
