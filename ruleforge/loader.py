@@ -61,6 +61,7 @@ def _load(path: Path, sources: dict[str, str], chain: tuple[Path, ...],
           origin: ast.Pos | None = None) -> list[ast.Decl]:
     text = _read(path, sources, origin)
     rules = parse_rules(text, str(path))
+    _refuse_repeated_headers(rules.decls, sources)
     extends = [d for d in rules.decls if isinstance(d, ast.ExtendsDecl)]
     own = [d for d in rules.decls if not isinstance(d, ast.ExtendsDecl)]
     if not extends:
@@ -78,6 +79,27 @@ def _load(path: Path, sources: dict[str, str], chain: tuple[Path, ...],
         raise RulesError([Diagnostic(ext.pos, f"'{ext.path}' extends itself through a cycle")], sources)
     base = _load(base_path, sources, chain + (path.resolve(),), ext.pos)
     return merge_variant(base, own, sources)
+
+
+_HEADERS = {ast.GameDecl: "game", ast.PlayersDecl: "players"}
+
+
+def _refuse_repeated_headers(decls: list[ast.Decl], sources: dict[str, str]) -> None:
+    """A file says once what its game is called and for how many players: a second
+    `game` or `players` line is a mistake, not a change (a variant states its own instead)."""
+    first: dict[type, ast.Decl] = {}
+    errors = []
+    for decl in decls:
+        kind = type(decl)
+        if kind not in _HEADERS:
+            continue
+        if kind in first:
+            errors.append(Diagnostic(decl.pos, f"a second '{_HEADERS[kind]}' declaration",
+                                     f"the first is at line {first[kind].pos.line}; keep one"))
+        else:
+            first[kind] = decl
+    if errors:
+        raise RulesError(errors, sources)
 
 
 _REMOVABLE = {

@@ -163,3 +163,13 @@ def test_garbled_hagakure_gives_only_rules_errors(tmp_path: Path) -> None:
         except GameError:
             pass
     assert rejected >= 25  # the garbles really do break the file most of the time
+
+
+def test_a_second_game_or_players_line_is_an_error(tmp_path) -> None:
+    path = tmp_path / "dup.rules"
+    path.write_text('game "A"\nplayers 2\nplayers 3\ngame "B"\nflow { }\n')
+    with pytest.raises(RulesError) as info:
+        ruleforge.load(path)
+    found = [(d.pos.line, d.message, d.hint) for d in info.value.diagnostics]
+    assert found == [(3, "a second 'players' declaration", "the first is at line 2; keep one"),
+                     (4, "a second 'game' declaration", "the first is at line 1; keep one")]
