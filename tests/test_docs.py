@@ -488,3 +488,16 @@ def test_documented_setup_time_rules(tmp_path: Path) -> None:
     assert rules.new_game(players=2).evaluate("r") == 1
     with pytest.raises(RulesError, match="this table has no entry for 3"):
         rules.new_game(players=3)
+
+
+def test_the_limits_table_is_the_limits_of_the_code() -> None:
+    """docs/limits.md lists every limit of ruleforge/limits.py, with its default, and no other."""
+    import attrs
+
+    from ruleforge.limits import Limits
+
+    text = (DOCS / "limits.md").read_text(encoding="utf-8")
+    table = text.split("<!-- limits:start -->")[1].split("<!-- limits:end -->")[0]
+    documented = {m.group(1): int(m.group(2).replace(",", ""))
+                  for m in re.finditer(r"^\| `(\w+)` \| ([\d,]+) \|", table, re.M)}
+    assert documented == {f.name: f.default for f in attrs.fields(Limits)}
