@@ -188,7 +188,9 @@ def check_check(cmd: DocCommand, ran: Ran, root: Path) -> None:
 
 def check_play(cmd: DocCommand, ran: Ran, root: Path) -> None:
     words = cmd.words
-    assert re.search(r"^.+: final scores after \d+ decisions$", ran.stdout, re.M), ran.stdout
+    # a game played to its end; a resumed game that was over already says so first
+    assert re.search(r"^(the game in \S+ is over: )?.+[:,] final scores after \d+ decisions$",
+                     ran.stdout, re.M), ran.stdout
     assert re.search(r"^Winners?( \(shared\))?: P\d", ran.stdout, re.M), ran.stdout
     players = int(option(words, "--players", "0"))
     if players:
@@ -214,6 +216,11 @@ def check_replay(cmd: DocCommand, ran: Ran, root: Path) -> None:
 
 def check_simulate(cmd: DocCommand, ran: Ran, root: Path) -> None:
     games = option(cmd.words, "-n") or option(cmd.words, "--games") or "1000"
+    if "--json" in cmd.words:  # one JSON document: every game requested finished, none failed
+        summary = json.loads(ran.stdout)
+        assert summary["games"] == int(games) and summary["failed"] == [] and not summary["interrupted"]
+        assert len(summary["seats"]) == summary["players"]
+        return
     assert re.search(rf"^.+: {games} games, \d+ players", ran.stdout, re.M), ran.stdout
     assert re.search(rf"^games: {games}\s+decisions per game: mean ", ran.stdout, re.M), ran.stdout
     if players := option(cmd.words, "--players"):

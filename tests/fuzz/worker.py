@@ -120,8 +120,8 @@ def run_cli(*args: str) -> None:
 def read_json(path: str) -> Any:
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None  # not JSON: only the command line reads it (and must say so clearly)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None  # not JSON, or nested too deep to read: only the command line reads it (and says so)
 
 
 def run_state(job: dict[str, Any]) -> None:
