@@ -425,3 +425,13 @@ def test_json_inputs_that_are_no_document_get_one_line(tmp_path: Path) -> None:
         result = run(*args)
         assert result.exit_code == 1, args
         assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_check_plays_trial_games_unless_told_not_to() -> None:
+    endless = "tests/synthetic/endless.rules"
+    found = run("check", endless)
+    assert found.exit_code == 1
+    assert found.stderr.startswith(f"{endless}:8:3: error: in a trial game with 1 player (seed 0")
+    assert "repeat {" in found.stderr
+    unplayed = run("check", "--trials", "0", endless)  # setup alone is fine: the loop is only met in play
+    assert unplayed.exit_code == 0 and unplayed.stdout.startswith(f"{endless}: ok")

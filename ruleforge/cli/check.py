@@ -10,14 +10,21 @@ from .common import guarded, load_rules
 
 @click.command()
 @click.argument("files", nargs=-1, required=True)
+@click.option("--trials", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Trial games of random legal actions played per player count (0: none).")
 @guarded
-def check(files: tuple[str, ...]) -> None:
-    """Check rules files and report every problem with its line and column."""
+def check(files: tuple[str, ...], trials: int) -> None:
+    """Check rules files and report every problem with its line and column.
+
+    Every player count is compiled and played in trial games, so that what a game would run
+    into (a rule failing, a loop that never ends, a game no one can go on with) is reported
+    here, at its rule, before any game is played for real.
+    """
     failed = 0
     for path in files:
         try:
             rules = load_rules(path)
-            rules.check_player_counts()  # setup-time values are only known per player count
+            rules.check_player_counts(trial_games=trials)
         except RulesError as err:
             click.echo(err.render(), err=True)
             failed += 1
