@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import ast as pyast
 import itertools
+import math
 import re
 
 import attrs
 
-from . import ast, runtime
+from . import ast, runtime, sizes
 from .checker import Checker, sub_blocks
 from .codegen import (
     CHEAP,
@@ -180,8 +181,9 @@ class Compiler:
                 if cond is not None:
                     self.vis_conds.append(cond)
             if z.shape == "grid":
-                rows, cols = (int(self.eval_const(x)) for x in z.size)
+                rows, cols = self.grid_dimensions(z)
                 self.grid_size[z.name] = (rows, cols)
+                self.count_zones(z, rows * cols * len(owners))
                 for o in owners:
                     for r in range(1, rows + 1):
                         for k in range(1, cols + 1):
@@ -189,7 +191,8 @@ class Compiler:
                             self.zones.append(ZoneInfo(z.name, o, z.visibility, "cell", r, k, mine))
             else:
                 mine = tuple((v, c) for v, _row, c in rules)
-                capacity = int(self.eval_const(z.size[0])) if z.size else None
+                capacity = self.capacity(z)
+                self.count_zones(z, len(owners))
                 for o in owners:
                     self.zones.append(ZoneInfo(z.name, o, z.visibility, z.shape, rules=mine, capacity=capacity))
         self.var_base: dict[str, int] = {}
@@ -222,6 +225,43 @@ class Compiler:
         self.option_values = values
         self._setup_state = _SetupState(values)
 
+    # --- sizes, checked before anything is allocated -------------------------------------
+    def refuse(self, problem: Diagnostic | None) -> None:
+        if problem is not None:
+            raise RulesError([problem], self.ck.sources)
+
+    def grid_dimensions(self, z: ast.ZoneDecl) -> tuple[int, int]:
+        """A grid's rows and columns for this player count, within the limits."""
+        rows, cols = (int(self.eval_const(x)) for x in z.size)
+        self.refuse(sizes.grid_problem(z, rows, cols, self.with_players(*z.size)))
+        return rows, cols
+
+    def capacity(self, z: ast.ZoneDecl) -> int | None:
+        """The `size N` of a pile, hand or row: how many components it may hold."""
+        if not z.size:
+            return None
+        capacity = int(self.eval_const(z.size[0]))
+        self.refuse(sizes.capacity_problem(z, capacity, self.with_players(z.size[0])))
+        return capacity
+
+    def count_zones(self, z: ast.ZoneDecl, more: int) -> None:
+        self.refuse(sizes.zones_problem(z, len(self.zones) + more, self.n))
+
+    def count_components(self, e: ast.ComponentEntry, more: int) -> None:
+        note = self.with_players(e.copies, *(v for _, v, _ in e.args))
+        self.refuse(sizes.components_problem(e, more, len(self.comp_kind) + more, self.n, note))
+
+    def with_players(self, *exprs: ast.Expr | None) -> str:
+        """`` with 5 players`` when a size depends on the player count (or an option)."""
+        return f" with {self.n} players" if any(e is not None and self.varies(e) for e in exprs) else ""
+
+    def varies(self, e: ast.Expr) -> bool:
+        """Whether a setup-time expression may read the player count or an option."""
+        if isinstance(e, ast.Name):
+            kind = self.ck.res.get(e, ("",))[0]
+            return e.ident == "player_count" or kind in ("option", "def")
+        return isinstance(e, ast.Call) or any(self.varies(x) for x in _children(e))
+
     def eval_const(self, e: ast.Expr, extra: dict | None = None):
         """Evaluate a setup-time expression (player count, options, literals)."""
         code = self.cx(e, _Env())
@@ -248,10 +288,10 @@ class Compiler:
             copies = self.eval_const(e.copies) if e.copies is not None else 1
             info = m.kinds[e.kind]
             names = [name for name, _, _ in e.args]
-            choices = []
-            for _, value, _ in e.args:
-                v = self.eval_const(value)
-                choices.append(list(v) if isinstance(v, range) else [v])
+            values = [self.eval_const(value) for _, value, _ in e.args]
+            combinations = math.prod(len(v) if isinstance(v, range) else 1 for v in values)
+            self.count_components(e, max(0, copies) * combinations * (self.n if e.each_player else 1))
+            choices = [list(v) if isinstance(v, range) else [v] for v in values]
             defaults = {}
             for attr in info.decl.attrs:
                 if attr.default is not None:
@@ -1749,6 +1789,18 @@ class _SetupState:
 
     def __init__(self, opt):
         self.opt = opt
+
+
+def _children(e: ast.Expr) -> list[ast.Expr]:
+    out: list[ast.Expr] = []
+    for f in attrs.fields(type(e)):
+        value = getattr(e, f.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, ast.Expr):
+                out.append(item)
+            elif isinstance(item, ast.TableEntry):
+                out.append(item.value)
+    return out
 
 
 def _element(t: Type) -> Type:
