@@ -47,6 +47,7 @@ from .model import Model, Type
 PASS = "pass"
 UNROLLED = ("count", "any", "every", "sum")  # generators written out term by term when short
 MAX_UNROLLED = 10
+MAX_UNROLLED_CODE = 400  # characters of the item and condition copied per value
 PLAIN_LOOP_LIMIT = 5_000_000  # iterations of a loop with no decision inside
 
 
@@ -1467,18 +1468,16 @@ class Compiler:
                     raise RulesError([Diagnostic(e.pos, f"this table has no entry for {value}",
                                                  "add that key, a 'k+' key or 'else'")], self.ck.sources)
                 return out
-            values = [self.cx(en.value, env) for en in exact + least] + [out]
-            if not SIMPLE.match(subject) and all(CONSTANT.match(v) for v in values):
+            # each value compiled once: a value may hold a table of its own
+            codes = [self.cx(en.value, env) for en in exact + least]
+            if not SIMPLE.match(subject) and all(CONSTANT.match(v) for v in codes + [out]):
                 # a step table of constants: one lookup, the subject computed once
-                self.tables.append(({en.key: eval(self.cx(en.value, env)) for en in exact},  # noqa: S307
-                                    tuple((en.key, eval(self.cx(en.value, env))) for en in least),  # noqa: S307
+                self.tables.append(({en.key: eval(code) for en, code in zip(exact, codes)},  # noqa: S307
+                                    tuple((en.key, eval(code)) for en, code in zip(least, codes[len(exact):])),  # noqa: S307
                                     eval(out)))  # noqa: S307
                 return f"table_lookup(TBL[{len(self.tables) - 1}], {subject})"
-            chain = ""
-            for en in exact:
-                chain += f"{self.cx(en.value, env)} if {subject} == {en.key} else "
-            for en in least:
-                chain += f"{self.cx(en.value, env)} if {subject} >= {en.key} else "
+            chain = "".join(f"{code} if {subject} {'>=' if en.at_least else '=='} {en.key} else "
+                            for en, code in zip(exact + least, codes))
             return f"({chain}{out})"
         if isinstance(e, ast.IfExpr):
             return f"({self.cx(e.then, env)} if {self.cx_test(e.cond, env)} else {self.cx(e.other, env)})"
@@ -1535,13 +1534,14 @@ class Compiler:
             return f"(-{self.cx(e.operand, env)})"
         raise AssertionError(e)  # pragma: no cover
 
-    def inlined(self, e: ast.Call, env: _Env) -> _Env | None:
+    def inlined(self, e: ast.Call, env: _Env, codes: list[str] | None = None) -> _Env | None:
         """The names for a def's body pasted at a call, or None when it is better called:
         an argument that is not a plain name or constant must be used at most once. The
         parameters stand for the arguments' code and keep the arguments' own (possibly
         narrower) types."""
         d = self.m.defs[e.func]
-        codes = [self.cx(a, env) for a in e.args]
+        if codes is None:
+            codes = [self.cx(a, env) for a in e.args]
         name_uses = count_names(d.body)
         if not all(SIMPLE.match(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
             return None
@@ -1575,9 +1575,11 @@ class Compiler:
         if isinstance(e, ast.Name) and self.ck.res.get(e, ("",))[0] == "def":
             return self.cx_test(self.m.defs[e.ident].body, _Env())
         if isinstance(e, ast.Call) and self.ck.res.get(e, ("",))[0] == "def":
-            inner = self.inlined(e, env)
+            codes = [self.cx(a, env) for a in e.args]
+            inner = self.inlined(e, env, codes)
             if inner is not None:
                 return self.cx_test(self.m.defs[e.func].body, inner)
+            return f"d_{e.func}(st" + "".join(", " + code for code in codes) + ")"
         if isinstance(e, ast.Compare):
             found = zone_count_vs_zero(e, self.ck)
             if found is not None:
@@ -1645,10 +1647,11 @@ class Compiler:
             scale = f" * {rows * cols}" if rows * cols != 1 else ""
             return f"({self.zone_base[e.func]} + {self.cx(args[0], env)}{scale})"
         if kind == "def":
-            inner = self.inlined(e, env)
+            codes = [self.cx(a, env) for a in args]  # once each: an argument may be a call of its own
+            inner = self.inlined(e, env, codes)
             if inner is not None:  # a def is a pure expression, so substitution is exact
                 return self.cx(self.m.defs[e.func].body, inner)
-            return f"d_{e.func}(st" + "".join(", " + self.cx(a, env) for a in args) + ")"
+            return f"d_{e.func}(st" + "".join(", " + code for code in codes) + ")"
         if kind == "aggregate":
             t0 = self.ck.types.get(args[0])
             if e.func == "count" and t0 is not None and t0.kind == "grid":
@@ -1731,7 +1734,8 @@ class Compiler:
                 loops += f" if {self.cx_test(more_cond, inner)}"
         item = self.cx(e.item, inner)
         f = e.func
-        if not e.more and f in UNROLLED:
+        if not e.more and f in UNROLLED and len(item) + len(cond) <= MAX_UNROLLED_CODE:
+            # (a long item is not copied: generators inside generators would grow exponentially)
             values = self.small_domain(src)
             if values is not None:
                 return self.unrolled(f, var, values, item, cond[4:] if cond else None)
