@@ -25,7 +25,7 @@ class Limits:
 
     # --- reading and checking a rules file -------------------------------------------------
     errors_shown: int = 50  # diagnostics printed; the rest are counted ("and 12 more")
-    expression_depth: int = 100  # expressions inside expressions (Python's own parser allows ~200)
+    expression_depth: int = 90  # expressions in expressions (generated code nests 2 brackets a level; Python: 200)
     block_depth: int = 12  # statement blocks inside blocks (Python allows 20 in generated code)
     components: int = 100_000  # components of one game, all kinds together
     grid_cells: int = 10_000  # cells of one grid
