@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 
 import attrs
 
-from . import ast
+from . import ast, sizes
 from .diagnostics import Diagnostic, did_you_mean
 from .model import (
     ANY,
@@ -170,6 +170,7 @@ class Checker:
             elif isinstance(d, ast.PlayersDecl):
                 if d.low < 1 or d.high < d.low:
                     self.error(d.pos, f"bad player range {d.low}..{d.high}")
+                self.report(sizes.players_problem(d))
                 m.players = (d.low, d.high)
             elif isinstance(d, ast.EnumDecl):
                 m.enums[d.name] = d
@@ -271,6 +272,7 @@ class Checker:
                 self.error(z.pos, f"grid zone '{z.name}' needs its size", "write ', size ROWS by COLUMNS'")
             if z.shape != "grid" and z.size is not None and len(z.size) != 1:
                 self.error(z.pos, f"'size R by C' is for grids; a {z.shape} takes 'size N' (its capacity)")
+            self.check_constant_size(z)
             for _vis, row, cond in z.rules:
                 if row is not None and z.shape != "grid":
                     self.error(z.pos, f"'visible ... in row' needs a grid zone; '{z.name}' is a {z.shape}")
@@ -284,9 +286,29 @@ class Checker:
             t = self.resolve_type(o.type)
             self.expect(o.default, SETUP, t, f"the default of option '{o.name}'")
 
+    def check_constant_size(self, z: ast.ZoneDecl) -> None:
+        """A size written as a number is checked now (a computed one, per player count, by
+        the compiler)."""
+        values = [sizes.constant(x) for x in z.size or ()]
+        if None in values or z.shape not in ZONE_SHAPES:
+            return
+        if z.shape == "grid" and len(values) == 2:
+            self.report(sizes.grid_problem(z, *values))
+        elif z.shape != "grid" and len(values) == 1:
+            self.report(sizes.capacity_problem(z, values[0]))
+
+    def report(self, problem: Diagnostic | None) -> None:
+        if problem is not None:
+            self.error(problem.pos, problem.message, problem.hint)
+
     def check_components(self) -> None:
         m = self.model
+        total = 0
         for e in m.components:
+            made = sizes.constant_count(e)
+            if made is not None:  # (the compiler counts the others, per player count)
+                total += made
+                self.report(sizes.components_problem(e, made, total))
             info = m.kinds.get(e.kind)
             if info is None:
                 self.error(e.pos, f"unknown kind '{e.kind}'", self.suggest(e.kind, m.kinds))

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import ast as pyast
 import itertools
+import math
 import re
 
 import attrs
 
-from . import ast, runtime
+from . import ast, runtime, sizes
 from .checker import Checker, sub_blocks
 from .codegen import (
     CHEAP,
@@ -46,6 +47,7 @@ from .model import ANY, INT, PLAYER, ZONE, Model, Type, element_of, list_of
 PASS = "pass"
 UNROLLED = ("count", "any", "every", "sum")  # generators written out term by term when short
 MAX_UNROLLED = 10
+MAX_UNROLLED_CODE = 400  # characters of the item and condition copied per value
 PLAIN_LOOP_LIMIT = 5_000_000  # iterations of a loop with no decision inside
 
 
@@ -167,6 +169,7 @@ class Compiler:
         self.decision_pos: dict[int, ast.Pos] = {}  # resume block -> the decision's statement
         self.slot_types: list[Type] = []  # per persistent local: what it holds ("resume": a block)
         self.slot_scope: dict[int, tuple[int, int]] = {}  # local -> blocks [first, end) where it is set
+        self.where: ast.Pos | None = None  # the rule being compiled, for what Python refuses
         self.log_templates: list = []
 
     # --- layout ---------------------------------------------------------------------
@@ -186,8 +189,9 @@ class Compiler:
                 if cond is not None:
                     self.vis_conds.append(cond)
             if z.shape == "grid":
-                rows, cols = (int(self.eval_const(x)) for x in z.size)
+                rows, cols = self.grid_dimensions(z)
                 self.grid_size[z.name] = (rows, cols)
+                self.count_zones(z, rows * cols * len(owners))
                 for o in owners:
                     for r in range(1, rows + 1):
                         for k in range(1, cols + 1):
@@ -195,7 +199,8 @@ class Compiler:
                             self.zones.append(ZoneInfo(z.name, o, z.visibility, "cell", r, k, mine))
             else:
                 mine = tuple((v, c) for v, _row, c in rules)
-                capacity = int(self.eval_const(z.size[0])) if z.size else None
+                capacity = self.capacity(z)
+                self.count_zones(z, len(owners))
                 for o in owners:
                     self.zones.append(ZoneInfo(z.name, o, z.visibility, z.shape, rules=mine, capacity=capacity))
         self.var_base: dict[str, int] = {}
@@ -228,6 +233,43 @@ class Compiler:
         self.option_values = values
         self._setup_state = _SetupState(values)
 
+    # --- sizes, checked before anything is allocated -------------------------------------
+    def refuse(self, problem: Diagnostic | None) -> None:
+        if problem is not None:
+            raise RulesError([problem], self.ck.sources)
+
+    def grid_dimensions(self, z: ast.ZoneDecl) -> tuple[int, int]:
+        """A grid's rows and columns for this player count, within the limits."""
+        rows, cols = (int(self.eval_const(x)) for x in z.size)
+        self.refuse(sizes.grid_problem(z, rows, cols, self.with_players(*z.size)))
+        return rows, cols
+
+    def capacity(self, z: ast.ZoneDecl) -> int | None:
+        """The `size N` of a pile, hand or row: how many components it may hold."""
+        if not z.size:
+            return None
+        capacity = int(self.eval_const(z.size[0]))
+        self.refuse(sizes.capacity_problem(z, capacity, self.with_players(z.size[0])))
+        return capacity
+
+    def count_zones(self, z: ast.ZoneDecl, more: int) -> None:
+        self.refuse(sizes.zones_problem(z, len(self.zones) + more, self.n))
+
+    def count_components(self, e: ast.ComponentEntry, more: int) -> None:
+        note = self.with_players(e.copies, *(v for _, v, _ in e.args))
+        self.refuse(sizes.components_problem(e, more, len(self.comp_kind) + more, self.n, note))
+
+    def with_players(self, *exprs: ast.Expr | None) -> str:
+        """`` with 5 players`` when a size depends on the player count (or an option)."""
+        return f" with {self.n} players" if any(e is not None and self.varies(e) for e in exprs) else ""
+
+    def varies(self, e: ast.Expr) -> bool:
+        """Whether a setup-time expression may read the player count or an option."""
+        if isinstance(e, ast.Name):
+            kind = self.ck.res.get(e, ("",))[0]
+            return e.ident == "player_count" or kind in ("option", "def")
+        return isinstance(e, ast.Call) or any(self.varies(x) for x in _children(e))
+
     def eval_const(self, e: ast.Expr, extra: dict | None = None):
         """Evaluate a setup-time expression (player count, options, literals)."""
         code = self.cx(e, _Env())
@@ -254,10 +296,10 @@ class Compiler:
             copies = self.eval_const(e.copies) if e.copies is not None else 1
             info = m.kinds[e.kind]
             names = [name for name, _, _ in e.args]
-            choices = []
-            for _, value, _ in e.args:
-                v = self.eval_const(value)
-                choices.append(list(v) if isinstance(v, range) else [v])
+            values = [self.eval_const(value) for _, value, _ in e.args]
+            combinations = math.prod(len(v) if isinstance(v, range) else 1 for v in values)
+            self.count_components(e, max(0, copies) * combinations * (self.n if e.each_player else 1))
+            choices = [list(v) if isinstance(v, range) else [v] for v in values]
             defaults = {}
             for attr in info.decl.attrs:
                 if attr.default is not None:
@@ -389,6 +431,12 @@ class Compiler:
 
     # --- compile all -------------------------------------------------------------------
     def compile(self) -> Program | None:
+        try:
+            return self.compile_all()
+        except (SyntaxError, RecursionError, MemoryError) as err:  # rules nested deeper than Python copes with
+            raise RulesError([self.too_complex(err)], self.ck.sources) from None
+
+    def compile_all(self) -> Program | None:
         self.comp_attrs = []
         self.layout()
         self.build_components()
@@ -428,11 +476,36 @@ class Compiler:
         label_src += [self.compile_visibility(i, cond) for i, cond in enumerate(self.vis_conds)]
         score_src = [self.compile_scoring(s) for s in self.m.scorings.values()]
         rank_src = self.compile_ranking()
-        if self.check_only:  # every setup value and table was worked out: nothing more can fail
+        source = self.assemble(legal_src, label_src, score_src, rank_src)
+        code = self.python(source)
+        if self.check_only:  # every setup value and table was worked out, Python took the code
             return None
-        return self.link(legal_src, label_src, score_src, rank_src)
+        return self.link(source, code, label_src)
 
-    def link(self, legal_src, label_src, score_src, rank_src) -> Program:
+    def python(self, source: str):
+        """Python's own compile() of the generated module; what it refuses (code nested
+        deeper than it allows) is reported at the rules line that made that code."""
+        try:
+            return compile(source, f"<ruleforge:{self.m.title}>", "exec")
+        except SyntaxError as err:
+            self.where = self.line_map.get(err.lineno or 0, self.where)
+            raise RulesError([self.too_complex(err)], self.ck.sources) from None
+        except (RecursionError, MemoryError) as err:
+            raise RulesError([self.too_complex(err)], self.ck.sources) from None
+
+    def too_complex(self, err: BaseException) -> Diagnostic:
+        """What Python refused in the generated code, said in the rules' terms."""
+        detail = err.msg if isinstance(err, SyntaxError) else type(err).__name__
+        pos = self.where or ast.Pos(self.ck.decls[0].pos.file if self.ck.decls else "<rules>", 0, 0)
+        if "statically nested blocks" in str(detail):
+            return Diagnostic(pos, "loops nest deeper here than the generated Python allows (20, counting "
+                              "the loops of the phases called and the triggers fired inside)",
+                              "move the inner work into an action, or into phases called one after another")
+        return Diagnostic(pos, f"this is nested too deeply for the generated Python ({detail})",
+                          "split it: give a part a name with 'let' or 'def'")
+
+    def assemble(self, legal_src, label_src, score_src, rank_src) -> str:
+        """The generated module's text; fills the line map (generated line -> rules position)."""
         parts = ["# generated by ruleforge; do not edit"]
         parts += self.helpers
         parts += self.defs_src
@@ -465,10 +538,13 @@ class Compiler:
                 last = ast.Pos(self.files[int(f)], int(ln), int(col))
             if last is not None:
                 self.line_map[lineno] = last
+        return source
+
+    def link(self, source: str, code, label_src) -> Program:
+        """Run the compiled module and gather its functions and tables into a Program."""
         ns = self.base_namespace()
         ns["LBL"] = self.comp_label
         ns["LOGT"] = self.log_templates
-        code = compile(source, f"<ruleforge:{self.m.title}>", "exec")
         ns["PRE"] = pre = []
         exec(code, ns)  # noqa: S102 - our own generated code
         for k in range(len(self.precomputed)):
@@ -537,6 +613,7 @@ class Compiler:
 
     # --- defs -------------------------------------------------------------------------------
     def compile_def(self, d: ast.DefDecl) -> str:
+        self.where = d.pos
         env = _Env({p.name: f"a_{p.name}" for p in d.params})
         params = "".join(f", a_{p.name}" for p in d.params)
         body = self.cx(d.body, env)
@@ -690,6 +767,7 @@ class Compiler:
 
     def compile_plain(self, s: ast.Stmt, env: _Env, persistent: bool) -> None:
         """A statement with no decision inside: plain Python in the current block."""
+        self.where = s.pos
         e = self.emit
         if isinstance(s, ast.Let):
             value = self.cx(s.value, env)
@@ -881,6 +959,7 @@ class Compiler:
 
     def compile_suspending(self, s: ast.Stmt, env: _Env) -> None:
         """A statement containing a decision: control flow through blocks."""
+        self.where = s.pos
         e = self.emit
         if isinstance(s, ast.Choose):
             ids = tuple(self.action_ids[a] for a in s.actions)
@@ -1001,6 +1080,7 @@ class Compiler:
     # --- actions ----------------------------------------------------------------------------
     def compile_action(self, info: ActionInfo) -> None:
         d = info.decl
+        self.where = d.pos
         env = _Env()
         info.me_slot = self.n_locals
         me = self.slot(PLAYER)
@@ -1119,6 +1199,7 @@ class Compiler:
         lines: list[str] = []
         if info.decl is None:
             return [f"    out.append(({aid}, ()))"]
+        self.where = info.decl.pos
         for times, scope in info.limits:
             key = "st.turn" if scope == "turn" else "-1 - me"
             lines.append(f"    if st.used.get(({aid}, {key}), 0) >= {times}:")
@@ -1126,8 +1207,10 @@ class Compiler:
         params = info.decl.params
         env = _Env({"me": "me", **{q.name: f"a_{q.name}" for q in params}}, me="me")
         variables = [f"a_{q.name}" for q in params]
-        conds = [(cond, self.tag(r.pos)) for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require))
-                 for cond in conjuncts(self.cx_test(r, env))]
+        conds = []
+        for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require)):
+            self.where = r.pos
+            conds += [(cond, self.tag(r.pos)) for cond in conjuncts(self.cx_test(r, env))]
         domains = [self.cx_iter(q.domain, env) for q in params]
         fixed = [c for c in conds if stateless(c[0]) and uses(pyast.parse(c[0], mode="eval"), variables)]
         if params and all(stateless(d) for d in domains):
@@ -1223,6 +1306,7 @@ class Compiler:
         return "\n".join(lines)
 
     def compile_visibility(self, index: int, cond: ast.Expr) -> str:
+        self.where = cond.pos
         return f"def visible_{index}(st):\n    Z = st.z; V = st.v; P = st.p\n    return {self.cx(cond, _Env())}"
 
     def compile_action_label(self, info: ActionInfo) -> str:
@@ -1254,14 +1338,13 @@ class Compiler:
                  f"    out = [0] * {count}", "    t = 0"]
         self.emit_score_items(list(s.items), 0, env, lines, 1)
         lines.append("    return out, t")
-        if self.check_only:  # `ruleforge check`: the code is never run, skip the rewriting
-            return "\n".join(lines)
         return narrow_by_attribute(hoist_grid_reads(lines))
 
     def emit_score_items(self, items: list, index: int, env: _Env, lines: list[str], depth: int) -> None:
         """Items in order; a `best` choice wraps the items after it in a search over its options."""
         pad = "    " * depth
         for pos, item in enumerate(items):
+            self.where = item.pos
             tag = self.tag(item.pos)
             if isinstance(item, ast.BestChoice):
                 self.emit_best(item, items[pos + 1:], index, env, lines, depth)
@@ -1448,18 +1531,16 @@ class Compiler:
                     raise RulesError([Diagnostic(e.pos, f"this table has no entry for {value}",
                                                  "add that key, a 'k+' key or 'else'")], self.ck.sources)
                 return out
-            values = [self.cx(en.value, env) for en in exact + least] + [out]
-            if not SIMPLE.match(subject) and all(CONSTANT.match(v) for v in values):
+            # each value compiled once: a value may hold a table of its own
+            codes = [self.cx(en.value, env) for en in exact + least]
+            if not SIMPLE.match(subject) and all(CONSTANT.match(v) for v in codes + [out]):
                 # a step table of constants: one lookup, the subject computed once
-                self.tables.append(({en.key: eval(self.cx(en.value, env)) for en in exact},  # noqa: S307
-                                    tuple((en.key, eval(self.cx(en.value, env))) for en in least),  # noqa: S307
+                self.tables.append(({en.key: eval(code) for en, code in zip(exact, codes)},  # noqa: S307
+                                    tuple((en.key, eval(code)) for en, code in zip(least, codes[len(exact):])),  # noqa: S307
                                     eval(out)))  # noqa: S307
                 return f"table_lookup(TBL[{len(self.tables) - 1}], {subject})"
-            chain = ""
-            for en in exact:
-                chain += f"{self.cx(en.value, env)} if {subject} == {en.key} else "
-            for en in least:
-                chain += f"{self.cx(en.value, env)} if {subject} >= {en.key} else "
+            chain = "".join(f"{code} if {subject} {'>=' if en.at_least else '=='} {en.key} else "
+                            for en, code in zip(exact + least, codes))
             return f"({chain}{out})"
         if isinstance(e, ast.IfExpr):
             return f"({self.cx(e.then, env)} if {self.cx_test(e.cond, env)} else {self.cx(e.other, env)})"
@@ -1507,7 +1588,8 @@ class Compiler:
                 return f"({left} + {right})"  # a new list: neither side is changed
             left, right = self.cx(e.left, env), self.cx(e.right, env)
             if e.op == "*" and not CONSTANT.match(right) and not SIMPLE.match(right) \
-                    and not SIMPLE.match(left) and "rand_" not in right and not self.in_iterable:
+                    and not SIMPLE.match(left) and "rand_" not in right and not self.in_iterable \
+                    and left.count("(") <= 50:  # (it nests the left side twice: not on deep code)
                 # a count times something costly: when the count is 0, skip the rest
                 m = f"_m{next(self.fresh)}"
                 return f"(0 if not ({m} := {left}) else {m} * {right})"
@@ -1516,13 +1598,14 @@ class Compiler:
             return f"(-{self.cx(e.operand, env)})"
         raise AssertionError(e)  # pragma: no cover
 
-    def inlined(self, e: ast.Call, env: _Env) -> _Env | None:
+    def inlined(self, e: ast.Call, env: _Env, codes: list[str] | None = None) -> _Env | None:
         """The names for a def's body pasted at a call, or None when it is better called:
         an argument that is not a plain name or constant must be used at most once. The
         parameters stand for the arguments' code and keep the arguments' own (possibly
         narrower) types."""
         d = self.m.defs[e.func]
-        codes = [self.cx(a, env) for a in e.args]
+        if codes is None:
+            codes = [self.cx(a, env) for a in e.args]
         name_uses = count_names(d.body)
         if not all(SIMPLE.match(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
             return None
@@ -1556,9 +1639,11 @@ class Compiler:
         if isinstance(e, ast.Name) and self.ck.res.get(e, ("",))[0] == "def":
             return self.cx_test(self.m.defs[e.ident].body, _Env())
         if isinstance(e, ast.Call) and self.ck.res.get(e, ("",))[0] == "def":
-            inner = self.inlined(e, env)
+            codes = [self.cx(a, env) for a in e.args]
+            inner = self.inlined(e, env, codes)
             if inner is not None:
                 return self.cx_test(self.m.defs[e.func].body, inner)
+            return f"d_{e.func}(st" + "".join(", " + code for code in codes) + ")"
         if isinstance(e, ast.Compare):
             found = zone_count_vs_zero(e, self.ck)
             if found is not None:
@@ -1626,10 +1711,11 @@ class Compiler:
             scale = f" * {rows * cols}" if rows * cols != 1 else ""
             return f"({self.zone_base[e.func]} + {self.cx(args[0], env)}{scale})"
         if kind == "def":
-            inner = self.inlined(e, env)
+            codes = [self.cx(a, env) for a in args]  # once each: an argument may be a call of its own
+            inner = self.inlined(e, env, codes)
             if inner is not None:  # a def is a pure expression, so substitution is exact
                 return self.cx(self.m.defs[e.func].body, inner)
-            return f"d_{e.func}(st" + "".join(", " + self.cx(a, env) for a in args) + ")"
+            return f"d_{e.func}(st" + "".join(", " + code for code in codes) + ")"
         if kind == "aggregate":
             t0 = self.ck.types.get(args[0])
             if e.func == "count" and t0 is not None and t0.kind == "grid":
@@ -1712,7 +1798,8 @@ class Compiler:
                 loops += f" if {self.cx_test(more_cond, inner)}"
         item = self.cx(e.item, inner)
         f = e.func
-        if not e.more and f in UNROLLED:
+        if not e.more and f in UNROLLED and len(item) + len(cond) <= MAX_UNROLLED_CODE:
+            # (a long item is not copied: generators inside generators would grow exponentially)
             values = self.small_domain(src)
             if values is not None:
                 return self.unrolled(f, var, values, item, cond[4:] if cond else None)
@@ -1770,6 +1857,18 @@ class _SetupState:
 
     def __init__(self, opt):
         self.opt = opt
+
+
+def _children(e: ast.Expr) -> list[ast.Expr]:
+    out: list[ast.Expr] = []
+    for f in attrs.fields(type(e)):
+        value = getattr(e, f.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, ast.Expr):
+                out.append(item)
+            elif isinstance(item, ast.TableEntry):
+                out.append(item.value)
+    return out
 
 
 def _element(t: Type) -> Type:

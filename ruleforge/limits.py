@@ -25,11 +25,12 @@ class Limits:
 
     # --- reading and checking a rules file -------------------------------------------------
     errors_shown: int = 50  # diagnostics printed; the rest are counted ("and 12 more")
-    expression_depth: int = 100  # expressions inside expressions (Python's own parser allows ~200)
+    expression_depth: int = 90  # expressions in expressions (generated code nests 2 brackets a level; Python: 200)
     block_depth: int = 12  # statement blocks inside blocks (Python allows 20 in generated code)
     components: int = 100_000  # components of one game, all kinds together
     grid_cells: int = 10_000  # cells of one grid
     zones: int = 200_000  # zones of one game, every grid's cells counted
+    players: int = 100  # the most players a game may be declared for (`players 2..N`)
     # --- running a game --------------------------------------------------------------------
     blocks_without_decision: int = 5_000_000  # rule steps between two decisions (an endless loop)
     skips_in_a_row: int = 10_000  # decisions skipped one after another for want of a legal action
@@ -66,6 +67,11 @@ ENVIRONMENT_PROBLEMS: list[str] = []
 
 LIMITS = _from_environment(ENVIRONMENT_PROBLEMS)
 """The limits in force for this process; read where each limit is checked."""
+
+
+def describe(name: str) -> str:
+    """The end of a message about a limit: its value and how to raise it."""
+    return f"limit {name} = {getattr(LIMITS, name):,}; raise it with {ENV_PREFIX}{name.upper()}"
 
 
 @contextlib.contextmanager
