@@ -42,13 +42,13 @@ from .codegen import (
     zone_count_vs_zero,
 )
 from .diagnostics import Diagnostic, RulesError
+from .limits import LIMITS
 from .model import ANY, INT, PLAYER, ZONE, Model, Type, element_of, list_of
 
 PASS = "pass"
 UNROLLED = ("count", "any", "every", "sum")  # generators written out term by term when short
 MAX_UNROLLED = 10
 MAX_UNROLLED_CODE = 400  # characters of the item and condition copied per value
-PLAIN_LOOP_LIMIT = 5_000_000  # iterations of a loop with no decision inside
 
 
 @attrs.define
@@ -319,7 +319,7 @@ class Compiler:
 
     def base_namespace(self) -> dict:
         ns = {
-            "rt": runtime, "move": runtime.move, "move_all": runtime.move_all,
+            "rt": runtime, "LIMITS": LIMITS, "move": runtime.move, "move_all": runtime.move_all,
             "move_list": runtime.move_list, "move_top": runtime.move_top, "deal": runtime.deal,
             "shuffle": runtime.shuffle, "rand_choice": runtime.rand_choice,
             "swap_zones": runtime.swap_zones, "swap_components": runtime.swap_components,
@@ -843,14 +843,14 @@ class Compiler:
             self.plain_block(s.body, env)
         elif isinstance(s, ast.While):
             # bounded, so that a loop with no decision that never ends is an error, not a hang
-            e(f"for _ in range({PLAIN_LOOP_LIMIT}):", s.pos)
+            e("for _ in range(LIMITS.blocks_without_decision):", s.pos)
             e(f"    if not ({self.cx_test(s.cond, env)}):")
             e("        break")
             self.plain_block(s.body, env)
             e("else:")
-            e(f"    raise RuntimeError('this loop ran {PLAIN_LOOP_LIMIT:,} times: it never ends')", s.pos)
+            e("    raise rt.EndlessLoop()", s.pos)
         elif isinstance(s, ast.RepeatUntil):
-            e(f"for _ in range({PLAIN_LOOP_LIMIT}):", s.pos)
+            e("for _ in range(LIMITS.blocks_without_decision):", s.pos)
             self.indent += 1
             inner = env.child()
             for x in s.body:
@@ -859,7 +859,7 @@ class Compiler:
             e("    break")
             self.indent -= 1
             e("else:")
-            e(f"    raise RuntimeError('this loop ran {PLAIN_LOOP_LIMIT:,} times: it never ends')", s.pos)
+            e("    raise rt.EndlessLoop()", s.pos)
         elif isinstance(s, ast.Turn):
             inner = self.enter_turn(s, env)
             for x in s.body:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 import attrs
 
 from .ast import Pos
-from .limits import LIMITS
+from .limits import LIMITS, describe
 
 # Characters that are whitespace inside a line but that a terminal would show otherwise
 # (a form feed clears the screen, a line separator breaks the line): shown as one space.
@@ -109,8 +109,7 @@ class RulesError(Exception):
         parts = [d.render(self.sources, cache) for d in self.diagnostics[:shown]]
         more = len(self.diagnostics) - shown
         if more > 0:
-            parts.append(f"... and {more} more error{'s' if more > 1 else ''} (limit errors_shown = {shown}; "
-                         "raise it with RULEFORGE_MAX_ERRORS_SHOWN)")
+            parts.append(f"... and {more} more error{'s' if more > 1 else ''} ({describe('errors_shown')})")
         return "\n".join(parts)
 
 

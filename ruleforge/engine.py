@@ -11,7 +11,7 @@ from . import runtime
 from .ast import Pos
 from .compiler import Program
 from .diagnostics import GameError
-from .limits import LIMITS
+from .limits import LIMITS, describe
 from .runtime import State
 
 STATE_FORMAT = "ruleforge-state/1"
@@ -133,20 +133,24 @@ class Game:
             if frame.filename.startswith("<ruleforge:") and frame.lineno in self.program.line_map:
                 pos = self.program.line_map[frame.lineno]
                 break
+        if isinstance(err, runtime.EndlessLoop):
+            rounds = LIMITS.blocks_without_decision
+            return GameError(f"{_where(pos)}: this loop ran {rounds:,} rounds without a decision: it never ends "
+                             f"({describe('blocks_without_decision')})", pos)
         return GameError(f"{_where(pos)}: runtime error: {type(err).__name__}: {err}", pos)
 
     def _no_one_can_act(self, skipped: int) -> GameError:
         """Every decision for a long while was skipped for want of a legal action."""
         pos = self.program.decision_pos.get(self.state.pc)
         return GameError(f"{_where(pos)}: no player has had a legal action for {skipped:,} decisions in a row: "
-                         f"the game cannot go on ({_limit_hint('skips_in_a_row')})", pos)
+                         f"the game cannot go on ({describe('skips_in_a_row')})", pos)
 
     def _endless_loop(self, pc: int) -> GameError:
         """The rules ran the limit of steps without reaching a decision: name a rule of the loop."""
         pos = self._block_pos(pc)
         steps = LIMITS.blocks_without_decision
         return GameError(f"{_where(pos)}: the rules ran {steps:,} steps without a decision: this loop never ends "
-                         f"({_limit_hint('blocks_without_decision')})", pos)
+                         f"({describe('blocks_without_decision')})", pos)
 
     def _block_pos(self, pc: int) -> Pos | None:
         """The first rule position found in block `pc` or in the blocks it goes on to (a
@@ -170,7 +174,7 @@ class Game:
         pos = self.program.decision_pos.get(self.state.pc)
         limit = LIMITS.decisions_per_game
         return GameError(f"{_where(pos)}: the game has had {limit:,} decisions and is not over: it stops here "
-                         f"({_limit_hint('decisions_per_game')})", pos)
+                         f"({describe('decisions_per_game')})", pos)
 
     def _refresh_legal(self) -> None:
         """Recompute the legal actions at the current decision (after the state was edited)."""
@@ -603,11 +607,6 @@ def _as_action(action: Any) -> tuple:
 
 def _where(pos: Pos | None) -> str:
     return "a rule" if pos is None else f"{pos.file}:{pos.line}:{pos.column}"
-
-
-def _limit_hint(name: str) -> str:
-    """How to raise a limit, as every message about one says it."""
-    return f"limit {name}; raise it with RULEFORGE_MAX_{name.upper()}"
 
 
 def _grants(visibility: str, owner: int | None, player: int | None) -> bool:

@@ -32,7 +32,7 @@ class Limits:
     zones: int = 200_000  # zones of one game, every grid's cells counted
     players: int = 100  # the most players a game may be declared for (`players 2..N`)
     # --- running a game --------------------------------------------------------------------
-    blocks_without_decision: int = 5_000_000  # rule steps between two decisions (an endless loop)
+    blocks_without_decision: int = 100_000  # rule steps between two decisions, rounds of a loop without one
     skips_in_a_row: int = 10_000  # decisions skipped one after another for want of a legal action
     decisions_per_game: int = 100_000  # decisions of one game (`--max-decisions`)
 

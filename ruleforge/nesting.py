@@ -18,7 +18,7 @@ from lark import Token, Tree
 
 from . import ast
 from .diagnostics import Diagnostic
-from .limits import LIMITS
+from .limits import LIMITS, describe
 
 # Parse-tree nodes that are one level of an expression.
 EXPRESSION_LEVELS = frozenset({
@@ -89,7 +89,7 @@ def _too_deep_expression(node: Tree, path: str, line_offset: int, col_offset: in
     return Diagnostic(
         _pos(node, path, line_offset, col_offset),
         f"expression nested too deep: more than {limit} levels of operators, calls and the like "
-        f"(limit expression_depth = {limit}; raise it with RULEFORGE_MAX_EXPRESSION_DEPTH)",
+        f"({describe('expression_depth')})",
         "split it into parts with 'let' or a 'def'")
 
 
@@ -98,7 +98,7 @@ def _too_deep_block(node: Tree, path: str, line_offset: int, col_offset: int) ->
     return Diagnostic(
         _pos(node, path, line_offset, col_offset),
         f"blocks nested too deep: this block is inside {limit} others "
-        f"(limit block_depth = {limit}; raise it with RULEFORGE_MAX_BLOCK_DEPTH)",
+        f"({describe('block_depth')})",
         "flatten it: join conditions with 'and', or use 'elif'")
 
 

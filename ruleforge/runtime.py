@@ -12,6 +12,11 @@ import random
 MASK64 = (1 << 64) - 1
 
 
+class EndlessLoop(Exception):
+    """A loop with no decision inside ran `LIMITS.blocks_without_decision` rounds: the engine
+    reports it at the loop's rule."""
+
+
 class State:
     """Everything that changes while a game runs.
 

@@ -65,7 +65,7 @@ def assert_resumable(log: Path) -> int:
     assert replay.stdout.startswith(f"replayed {k} steps: identical (the log stops before the end")
     resumed = run("play", "--resume", str(log), "--agents", "random", "--quiet", "--max-decisions", str(k + 10))
     assert resumed.exit_code == 1
-    assert f"the game has not ended after {k + 10} decisions" in resumed.stderr
+    assert f"the game has not ended after {k + 10:,} decisions" in resumed.stderr
     assert len(json.loads(log.read_text())["steps"]) == k + 10
     return k
 
@@ -202,9 +202,9 @@ def test_max_decisions_stops_play_and_keeps_the_log(tmp_path: Path) -> None:
     log = tmp_path / "log.json"
     result = run("play", HAGAKURE, "--max-decisions", "5", "--log", str(log))
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: the game has not ended after 5 decisions (raise the limit with "
-                                    "--max-decisions or RULEFORGE_MAX_DECISIONS_PER_GAME); the game so far "
-                                    "(5 decisions) is saved in")
+    assert result.stderr.startswith("error: the game has not ended after 5 decisions (limit decisions_per_game "
+                                    "= 5; raise it with RULEFORGE_MAX_DECISIONS_PER_GAME, or --max-decisions); "
+                                    "the game so far (5 decisions) is saved in")
     assert len(json.loads(log.read_text())["steps"]) == 5
     assert run("replay", str(log)).exit_code == 0
 

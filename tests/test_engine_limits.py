@@ -135,7 +135,7 @@ def test_a_game_where_nobody_can_act_stops_at_the_decision(tmp_path: Path) -> No
         while not game.is_over:
             game.apply(game.legal_actions()[0])
     assert str(err.value).startswith(f"{tmp_path / 'game.rules'}:14:24: no player has had a legal action for "
-                                     "10,000 decisions in a row: the game cannot go on (limit skips_in_a_row; "
+                                     "10,000 decisions in a row: the game cannot go on (limit skips_in_a_row = 10,000; "
                                      "raise it with RULEFORGE_MAX_SKIPS_IN_A_ROW)")
     assert (err.value.pos.line, err.value.pos.column) == (14, 24)  # the turn statement
     skips = [e for e in game.state.log if e[0] == "skip"]
@@ -163,8 +163,8 @@ def test_an_endless_loop_without_a_decision_names_its_rule(tmp_path: Path) -> No
     rules = load(tmp_path, LOOPING)
     with raised(blocks_without_decision=2_000), pytest.raises(GameError) as err:
         rules.new_game(1)
-    assert "game.rules:8:5: the rules ran 2,000 steps without a decision: this loop never ends " \
-           "(limit blocks_without_decision; raise it with RULEFORGE_MAX_BLOCKS_WITHOUT_DECISION)" in str(err.value)
+    assert "game.rules:8:5: the rules ran 2,000 steps without a decision: this loop never ends (limit " \
+           "blocks_without_decision = 2,000; raise it with RULEFORGE_MAX_BLOCKS_WITHOUT_DECISION)" in str(err.value)
     assert err.value.pos.line == 8
 
 
@@ -190,7 +190,7 @@ def test_decisions_per_game(tmp_path: Path) -> None:
         with pytest.raises(GameError) as err:
             game.apply("rest")
     assert "game.rules:8:24: the game has had 40 decisions and is not over: it stops here " \
-           "(limit decisions_per_game; raise it with RULEFORGE_MAX_DECISIONS_PER_GAME)" in str(err.value)
+           "(limit decisions_per_game = 40; raise it with RULEFORGE_MAX_DECISIONS_PER_GAME)" in str(err.value)
     assert game.digest() == before  # the refused decision changed nothing
     game.apply("rest")  # the limit back at its default: the game goes on
     assert game.state.steps == 41

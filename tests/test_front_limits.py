@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,14 @@ from ruleforge.parser import parse_expression, parse_rules
 HEAD = 'game "t"\nplayers 2\nvar x: int = 0\n'
 EXPRESSION_LIMIT = "(limit expression_depth = 100; raise it with RULEFORGE_MAX_EXPRESSION_DEPTH)"
 BLOCK_LIMIT = "(limit block_depth = 12; raise it with RULEFORGE_MAX_BLOCK_DEPTH)"
+
+
+@pytest.fixture(autouse=True)
+def _depth_100() -> Iterator[None]:
+    """The counting of levels is tested at a round limit of 100 (the default is lower, for what
+    the generated Python can take: tests/test_generated_limits.py)."""
+    with raised(expression_depth=100):
+        yield
 
 
 def errors_of(text: str) -> list[Diagnostic]:

@@ -4,6 +4,7 @@ compile to Python that Python accepts, and a game of them runs; what Python stil
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import ruleforge
 from ruleforge import RulesError
 from ruleforge.limits import LIMITS
+from ruleforge.parser import parse_rules
 
 GAME = """\
 game "Deep"
@@ -99,10 +101,26 @@ def nested(form: str, levels: int, leaf: str) -> str:
     return code
 
 
-def rules_text(kind: str, form: str, per_level: int) -> str:
-    """A game using one form nested to the expression depth limit in every kind of place
-    (a let, a condition, requirements, a def, a scoring, an end rule)."""
-    levels = LIMITS.expression_depth // per_level
+def deepest_accepted(text_of: Callable[[int], str], most: int, slack: int) -> str:
+    """The text of the most levels, at most `most`, that the parser's depth limits accept.
+
+    The places a form is used in add a level or two of their own, so the deepest text the
+    parser takes is a little less than `most` (never less than `most - slack`): that text is
+    the deepest a user can write, so that is what must compile and run."""
+    for levels in range(most, most - slack - 1, -1):
+        text = text_of(levels)
+        try:
+            parse_rules(text, "deep.rules")
+        except RulesError as err:
+            assert all("nested too deep" in d.message for d in err.diagnostics), err.render()
+            continue
+        return text
+    raise AssertionError(f"no text of {most - slack} to {most} levels passes the parser")
+
+
+def rules_text(kind: str, form: str, levels: int) -> str:
+    """A game using one form nested `levels` times in every kind of place (a let, a
+    condition, requirements, a def, a scoring, an end rule)."""
     e = nested(form, levels, {"int": "1", "flag": "true", "player": "q"}[kind])
     if kind == "int":
         value, flag = e, "(n > 0)"
@@ -132,14 +150,15 @@ FORMS = [(kind, name, form, per) for kind, forms in (("int", INT_FORMS), ("flag"
 def test_an_expression_at_the_depth_limit_compiles_and_runs(tmp_path: Path, kind: str, name: str, form: str,
                                                            per_level: int) -> None:
     path = tmp_path / f"{name}.rules"
-    path.write_text(rules_text(kind, form, per_level))
+    most = LIMITS.expression_depth // per_level
+    path.write_text(deepest_accepted(lambda levels: rules_text(kind, form, levels), most, slack=3))
     play(path)
 
 
 BLOCKS = {
     "if": "if n >= 0 { B } elif n < -5 { n += 1 } else { n += 2 }",
     "for": "for k in 1..1 { B }",
-    "for_zone": "for c in bag { B }",
+    "for_zone": "for c in one { B }",
     "repeat": "repeat 1 { B }",
     "while": "let w = 0 while w < 1 { w += 1 B }",
     "until": "repeat { B } until true",
@@ -149,8 +168,9 @@ game "Blocks"
 players 2
 kind Tile { value: int }
 zone bag: pile, visible everyone
+zone one: pile, visible everyone
 var n: int = 0
-components { Tile(value: 1..3) in bag }
+components { Tile(value: 1..3) in bag Tile(value: 4) in one }
 action take "take" { n += 1 }
 action deep "deep" { PLAIN }
 flow { FLOW turn first(players): deep }
@@ -160,13 +180,16 @@ flow { FLOW turn first(players): deep }
 @pytest.mark.parametrize("form", list(BLOCKS))
 @pytest.mark.parametrize("inside", ["n += 1", "turn first(players): take"], ids=["plain", "deciding"])
 def test_blocks_at_the_depth_limit_compile_and_run(tmp_path: Path, form: str, inside: str) -> None:
-    def nest(leaf: str) -> str:
-        for _ in range(LIMITS.block_depth):
+    def nest(leaf: str, levels: int) -> str:
+        for _ in range(levels):
             leaf = BLOCKS[form].replace("B", leaf)
         return leaf
 
+    def text(levels: int) -> str:
+        return BLOCK_GAME.replace("PLAIN", nest("n += 1", levels)).replace("FLOW", nest(inside, levels))
+
     path = tmp_path / "blocks.rules"
-    path.write_text(BLOCK_GAME.replace("PLAIN", nest("n += 1")).replace("FLOW", nest(inside)))
+    path.write_text(deepest_accepted(text, LIMITS.block_depth, slack=1))  # the body of a flow is a block
     play(path)
 
 

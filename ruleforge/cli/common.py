@@ -237,8 +237,8 @@ def too_many_decisions(count: int) -> str | None:
     limit = limits.LIMITS.decisions_per_game
     if count < limit:
         return None
-    return (f"the game has not ended after {limit} decisions "
-            f"(raise the limit with --max-decisions or RULEFORGE_MAX_DECISIONS_PER_GAME)")
+    how = limits.describe("decisions_per_game")
+    return f"the game has not ended after {limit:,} decisions ({how}, or --max-decisions)"
 
 
 def check_environment() -> None:
