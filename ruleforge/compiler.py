@@ -42,7 +42,7 @@ from .codegen import (
     zone_count_vs_zero,
 )
 from .diagnostics import Diagnostic, RulesError
-from .limits import LIMITS
+from .limits import LIMITS, describe
 from .model import ANY, INT, PLAYER, ZONE, Model, Type, element_of, list_of
 
 PASS = "pass"
@@ -155,6 +155,7 @@ class Compiler:
         self._label_ns: dict | None = None
         self._setup_ns: dict | None = None
         self.precomputed: list[str] = []  # functions listing the state-free legal arguments
+        self.precomputed_aid: list[int] = []  # the action each of them lists
         self.trigger_stack: list[ast.TriggerDecl] = []  # triggers being inlined, to refuse cycles
         self.grouped: set[int] = set()  # precomputed lists grouped by their first argument
         self.options = options
@@ -548,7 +549,10 @@ class Compiler:
         ns["PRE"] = pre = []
         exec(code, ns)  # noqa: S102 - our own generated code
         for k in range(len(self.precomputed)):
-            per_player = [ns[f"pre_{k}"](me) for me in range(self.n)]
+            try:
+                per_player = [ns[f"pre_{k}"](me) for me in range(self.n)]
+            except runtime.TooManyChoices:
+                raise self.too_many_choices(self.precomputed_aid[k]) from None
             if k in self.grouped:  # [(first argument, [its actions]), ...], in order
                 per_player = [group_by_first(actions) for actions in per_player]
             pre.append(per_player)
@@ -1232,7 +1236,12 @@ class Compiler:
             indent = "    " * (depth + 1)
             if depth:
                 q = params[depth - 1]
-                lines.append("    " * depth + f"for a_{q.name} in {self.cx_iter(q.domain, env)}:")
+                domain = self.cx_iter(q.domain, env)
+                head = "    " * depth + f"for a_{q.name} in "
+                if isinstance(q.domain, ast.Range):  # `a..b` worked out while playing: it may be huge
+                    lines.append(f"{head}rt.bounded_choices({domain}):{self.tag(q.pos)}")
+                else:  # zones, cells, players: bounded by the sizes of the game
+                    lines.append(f"{head}{domain}:")
             for line in placed.get(depth, []):
                 lines.append(indent + line)
                 if line.startswith("if not"):
@@ -1241,17 +1250,27 @@ class Compiler:
         lines.append("    " * (len(params) + 1) + f"out.append(({aid}, {args}))")
         return lines
 
+    def too_many_choices(self, aid: int) -> RulesError:
+        decl = self.actions[aid].decl
+        return RulesError([Diagnostic(decl.pos, f"action '{decl.name}' has more than {LIMITS.choices:,} choices "
+                                      f"of its arguments to try ({describe('choices')})",
+                                      "narrow its parameters' domains")], self.ck.sources)
+
     def precomputed_legal(self, aid: int, variables: list[str], domains: list[str], fixed: list,
                           dynamic: list, terminal: str) -> list[str]:
         """Parameters whose domains and some conditions do not depend on the state (pairs of
         cells in one row, say) are enumerated once per player when the rules are compiled;
         only the conditions that read the state are tested while the game runs."""
         k = len(self.precomputed)
-        pre = [f"def pre_{k}(me):", "    out = []"]
+        pre = [f"def pre_{k}(me):", "    out = []", "    tried = 0"]
         depth = 1
         for var, dom in zip(variables, domains):
             pre.append("    " * depth + f"for {var} in {dom}:")
             depth += 1
+            # every value tried counts, so that domains too large to list are refused, not listed
+            pre.append("    " * depth + "tried += 1")
+            pre.append("    " * depth + "if tried > LIMITS.choices:")
+            pre.append("    " * depth + "    raise rt.TooManyChoices()")
             for cond, _tag in fixed:
                 if uses(pyast.parse(cond, mode="eval"), variables) == depth - 1:
                     pre.append("    " * depth + f"if not ({cond}):")
@@ -1259,6 +1278,7 @@ class Compiler:
         pre.append("    " * depth + f"out.append(({aid}, (" + "".join(f"{v}, " for v in variables) + ")))")
         pre.append("    return out")
         self.precomputed.append("\n".join(pre))
+        self.precomputed_aid.append(aid)
         lines = []
         for cond, tag in dynamic:  # conditions without parameters first: leave early
             if not uses(pyast.parse(cond, mode="eval"), variables):

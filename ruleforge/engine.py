@@ -133,6 +133,9 @@ class Game:
             if frame.filename.startswith("<ruleforge:") and frame.lineno in self.program.line_map:
                 pos = self.program.line_map[frame.lineno]
                 break
+        if isinstance(err, runtime.TooManyChoices):
+            return GameError(f"{_where(pos)}: this parameter has more than {LIMITS.choices:,} values to try "
+                             f"({describe('choices')})", pos)
         if isinstance(err, runtime.EndlessLoop):
             rounds = LIMITS.blocks_without_decision
             return GameError(f"{_where(pos)}: this loop ran {rounds:,} rounds without a decision: it never ends "

@@ -35,6 +35,7 @@ class Limits:
     blocks_without_decision: int = 100_000  # rule steps between two decisions, rounds of a loop without one
     skips_in_a_row: int = 10_000  # decisions skipped one after another for want of a legal action
     decisions_per_game: int = 100_000  # decisions of one game (`--max-decisions`)
+    choices: int = 100_000  # arguments one action is tried with at one decision
 
 
 def _from_environment(problems: list[str]) -> Limits:

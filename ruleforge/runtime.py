@@ -9,12 +9,28 @@ from __future__ import annotations
 
 import random
 
+from .limits import LIMITS
+
 MASK64 = (1 << 64) - 1
 
 
 class EndlessLoop(Exception):
     """A loop with no decision inside ran `LIMITS.blocks_without_decision` rounds: the engine
     reports it at the loop's rule."""
+
+
+class TooManyChoices(Exception):
+    """An action would be offered with more arguments than `LIMITS.choices` at one decision:
+    the engine reports it at the action's parameter."""
+
+
+def bounded_choices(values: range) -> range:
+    """A range of an action's argument, refused when it is longer than `LIMITS.choices`
+    (listing it would not end in useful time). A range's length is worked out from its ends,
+    since `len()` of one longer than a machine word fails."""
+    if values.stop - values.start > LIMITS.choices:
+        raise TooManyChoices()
+    return values
 
 
 class State:

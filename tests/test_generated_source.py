@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "5fd25686de195b9d",
-    ("hagakure", 4): "a2c95263a5fec5f6",
-    ("hagakure", 5): "6b494af901b41041",
-    ("naishi", 2): "8f372b5416bf6b9b",
-    ("naishi_legends", 2): "de836588ed763e8b",
+    ("hagakure", 3): "63fe6bfb565ed6a5",
+    ("hagakure", 4): "39ebc8c70295b1cf",
+    ("hagakure", 5): "17906adac06d350d",
+    ("naishi", 2): "d452b3a95fc35436",
+    ("naishi_legends", 2): "d0a6d9fd919ef77b",
 }
 
 

@@ -162,3 +162,41 @@ def test_sizes_written_as_numbers_are_reported_with_the_other_errors(tmp_path: P
     with pytest.raises(RulesError) as info:
         ruleforge.load(write(tmp_path, body))  # the checker, before any player count is compiled
     assert [d.pos.line for d in info.value.diagnostics] == [5, 6, 7, 9]
+
+
+CHOICES = """\
+game "Choices"
+players 2
+var n: int = 0
+var k: int = 1000000000
+ACTION
+flow { repeat 2 { for p in players { turn p: a } } }
+"""
+
+
+def test_an_action_with_too_many_arguments_to_try_is_refused_before_listing_them(tmp_path: Path) -> None:
+    path = tmp_path / "choices.rules"
+    path.write_text(CHOICES.replace("ACTION", 'action a(x in 1..1000000000, y in 1..3) "a {x} {y}" { n += 1 }'))
+    with pytest.raises(RulesError) as err:
+        ruleforge.load(path).check_player_counts()
+    [d] = err.value.diagnostics
+    assert (d.pos.line, d.pos.column) == (5, 1)
+    assert d.message == ("action 'a' has more than 100,000 choices of its arguments to try "
+                         "(limit choices = 100,000; raise it with RULEFORGE_MAX_CHOICES)")
+
+
+def test_a_range_of_arguments_worked_out_while_playing_is_bounded_too(tmp_path: Path) -> None:
+    path = tmp_path / "choices.rules"
+    path.write_text(CHOICES.replace("ACTION", 'action a(x in 1..k) "a {x}" { n += 1 }'))
+    rules = ruleforge.load(path)
+    with pytest.raises(RulesError) as err:
+        rules.check_player_counts()
+    [d] = err.value.diagnostics
+    assert (d.pos.line, d.pos.column) == (5, 10)
+    assert d.message.endswith("this parameter has more than 100,000 values to try "
+                              "(limit choices = 100,000; raise it with RULEFORGE_MAX_CHOICES)")
+    with raised(choices=1_000_000_000):  # raised, the same range is listed (in a smaller game)
+        path.write_text(CHOICES.replace("ACTION", 'action a(x in 1..k) "a {x}" { n += 1 }')
+                        .replace("1000000000", "150000"))
+        game = ruleforge.load(path).new_game(2)
+        assert len(game.legal_actions()) == 150_000
