@@ -298,7 +298,8 @@ class Compiler:
             info = m.kinds[e.kind]
             names = [name for name, _, _ in e.args]
             values = [self.eval_const(value) for _, value, _ in e.args]
-            combinations = math.prod(len(v) if isinstance(v, range) else 1 for v in values)
+            # a range's length from its ends: len() of one longer than a machine word fails
+            combinations = math.prod(max(0, v.stop - v.start) if isinstance(v, range) else 1 for v in values)
             self.count_components(e, max(0, copies) * combinations * (self.n if e.each_player else 1))
             choices = [list(v) if isinstance(v, range) else [v] for v in values]
             defaults = {}

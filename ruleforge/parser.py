@@ -37,6 +37,10 @@ def _parser() -> Lark:
     )
 
 
+BIGGEST_NUMBER = 2**63 - 1  # as saved states allow
+_BIGGEST_TEXT = str(BIGGEST_NUMBER)
+
+
 def _unquote(token: str) -> str:
     return token[1:-1]
 
@@ -68,6 +72,18 @@ class _Builder(Transformer_NonRecursive):
         return ast.Pos(self.path, tok.line + self.line_offset, col,
                        tok.end_line + self.line_offset,
                        tok.end_column + (self.col_offset if tok.end_line == 1 else 0))
+
+    def huge_numbers(self, tree: Tree) -> list[Diagnostic]:
+        """Numbers past a 64-bit integer, which no game needs and which Python could not even
+        turn into text past a few thousand digits: each an error at the number."""
+        out = []
+        for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "INT"):
+            digits = tok.lstrip("0")
+            if len(digits) > len(_BIGGEST_TEXT) or (len(digits) == len(_BIGGEST_TEXT) and digits > _BIGGEST_TEXT):
+                shown = tok if len(tok) <= 30 else f"{tok[:12]}...{tok[-6:]} ({len(tok):,} digits)"
+                out.append(Diagnostic(self.tpos(tok), f"number {shown} is too large",
+                                      f"numbers go up to {BIGGEST_NUMBER:,}"))
+        return out
 
     # --- strings with {interpolation} ---------------------------------------------
     def string(self, tok: Token) -> ast.StrLit:
@@ -675,6 +691,10 @@ def parse_expression(text: str, path: str, line_offset: int, col_offset: int,
         errors.extend(nesting.too_deep)
         return placeholder
     builder = _Builder(path, line_offset, col_offset, nesting.string_depths)
+    huge = builder.huge_numbers(tree)
+    if huge:
+        errors.extend(huge)
+        return placeholder
     try:
         node = builder.transform(tree)
     except RecursionError:
@@ -702,6 +722,9 @@ def parse_rules(text: str, path: str) -> ast.RulesFile:
     if nesting.too_deep:
         raise RulesError(nesting.too_deep, {path: text})
     builder = _Builder(path, string_depths=nesting.string_depths)
+    huge = builder.huge_numbers(tree)
+    if huge:
+        raise RulesError(huge, {path: text})
     try:
         decls = builder.transform(tree)
     except RecursionError:  # within the limits, but they were raised past what Python copes with

@@ -251,3 +251,20 @@ def test_a_long_line_is_shown_cut_around_the_caret() -> None:
     assert d.message == "unexpected 'yy'" and d.pos.column == 9 + 4000 + 3
     assert source.startswith("    ...") and source.endswith("1 + yy yy") and len(source) < 200
     assert source[caret.index("^"):] == "yy" and caret.endswith(" ^")
+
+
+# --- numbers --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("number", "shown"), [
+    ("9223372036854775808", "9223372036854775808"),
+    ("9" * 5000, "999999999999...999999 (5,000 digits)"),  # past what Python turns into text
+])
+def test_a_number_past_64_bits_is_an_error_at_it(number: str, shown: str) -> None:
+    [d] = errors_of(HEAD + f"def d = 1 + {number}\n")
+    assert (d.pos.line, d.pos.column, d.message) == (4, 13, f"number {shown} is too large")
+    assert d.hint == "numbers go up to 9,223,372,036,854,775,807"
+
+
+def test_the_largest_number_is_read() -> None:
+    assert parse_rules(HEAD + "def d = 9223372036854775807\n", "t.rules").decls
