@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
@@ -39,6 +40,18 @@ def _parser() -> Lark:
 
 BIGGEST_NUMBER = 2**63 - 1  # as saved states allow
 _BIGGEST_TEXT = str(BIGGEST_NUMBER)
+
+
+def _tokens(tree: Tree, kind: str) -> Iterator[Token]:
+    """The tokens of one kind in a parse tree, walked with a stack: a tree may be deeper than
+    Python's recursion goes when the depth limits are raised."""
+    stack = [tree]
+    while stack:
+        for child in stack.pop().children:
+            if isinstance(child, Tree):
+                stack.append(child)
+            elif isinstance(child, Token) and child.type == kind:
+                yield child
 
 
 def _unquote(token: str) -> str:
@@ -77,7 +90,7 @@ class _Builder(Transformer_NonRecursive):
         """Numbers past a 64-bit integer, which no game needs and which Python could not even
         turn into text past a few thousand digits: each an error at the number."""
         out = []
-        for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "INT"):
+        for tok in _tokens(tree, "INT"):
             digits = tok.lstrip("0")
             if len(digits) > len(_BIGGEST_TEXT) or (len(digits) == len(_BIGGEST_TEXT) and digits > _BIGGEST_TEXT):
                 shown = tok if len(tok) <= 30 else f"{tok[:12]}...{tok[-6:]} ({len(tok):,} digits)"
