@@ -15,6 +15,10 @@ from .engine import STATE_FORMAT, Game
 from .loader import load_source
 from .runtime import State
 
+TRIAL_WORK = 1_000_000
+"""Legal actions a trial game of `check` may list before it stops, without an error: a
+trial of a game with thousands of components in hand would otherwise take minutes."""
+
 
 class Rules:
     """A checked rules file. Compiles once per player count and options, then plays fast."""
@@ -84,6 +88,7 @@ class Rules:
         setup values and tables, then what `trial_games` games of random legal actions per
         count run into (a rule failing at run time, a game that cannot go on or never ends).
         Trial game k uses seed `seed + k`, for its deal and for its choices; 0 trials skips them.
+        A trial stops early, quietly, once it has listed `TRIAL_WORK` legal actions.
         Raises RulesError, each problem at its rules position."""
         from .compiler import check_setup
 
@@ -101,10 +106,14 @@ class Rules:
         """Play one game of random legal actions, reading labels, views and scores as a
         player would; a GameError becomes a RulesError at the rule it names."""
         rng = random.Random(seed)
+        listed = 0
         try:
             game = self.new_game(players, seed)
             while not game.is_over:
                 legal = game._legal
+                listed += len(legal)
+                if listed > TRIAL_WORK:  # a huge game: what it has shown so far must do
+                    break
                 action = legal[rng.randrange(len(legal))]
                 game.label(action)
                 game._apply_unchecked(action)

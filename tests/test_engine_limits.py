@@ -13,6 +13,7 @@ import pytest
 
 import ruleforge
 from ruleforge import GameError, RulesError
+from ruleforge import rules as rules_module
 from ruleforge.limits import raised
 
 ROOT = Path(__file__).parent.parent
@@ -266,3 +267,25 @@ def test_to_json_is_a_document_of_its_own() -> None:
         game.apply(game.legal_actions()[-1])
     assert json.dumps(saved, sort_keys=True) == text
     assert rules.load_game(saved).digest() == digest
+
+
+LATE = """\
+game "Late"
+players 1
+var n: int = 0
+action go "go" { n += 1 }
+flow {
+  repeat 30 { turn first(players): go }
+  repeat { n += 1 } until n < 0
+}
+"""
+
+
+def test_a_trial_game_stops_quietly_after_its_work_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "late.rules"
+    path.write_text(LATE)
+    with pytest.raises(RulesError) as err:  # the whole trial meets the endless loop after 30 decisions
+        ruleforge.load(path).check_player_counts()
+    assert err.value.diagnostics[0].pos.line == 7
+    monkeypatch.setattr(rules_module, "TRIAL_WORK", 10)  # a huge game's trial stops before it
+    ruleforge.load(path).check_player_counts()
