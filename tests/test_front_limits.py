@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 import ruleforge
 import ruleforge.checker
+import ruleforge.checker.core
 from ruleforge import diagnostics
 from ruleforge.cli import main
 from ruleforge.diagnostics import Diagnostic, RulesError
@@ -225,7 +226,7 @@ def test_did_you_mean_work_is_bounded_for_the_whole_check(tmp_path: Path, monkey
         compared += len(candidates)
         return real(name, candidates)
 
-    monkeypatch.setattr(ruleforge.checker, "did_you_mean", counting)
+    monkeypatch.setattr(ruleforge.checker.core, "did_you_mean", counting)
     path = tmp_path / "t.rules"
     count = 2000
     path.write_text(HEAD + "flow { }\n" + "".join(f"var w{i}x: int = w{i}\n" for i in range(count)))

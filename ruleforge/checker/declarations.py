@@ -1,0 +1,349 @@
+"""Checking declarations: the game's players, kinds, zones, variables, components, defs,
+actions, triggers, scorings and phase calls."""
+
+from __future__ import annotations
+
+from .. import ast, sizes
+from ..diagnostics import Diagnostic
+from ..model import (
+    ANY,
+    COMP,
+    FLAG,
+    INT,
+    PLAYER,
+    TEXT,
+    ZONE,
+    KindInfo,
+    Type,
+    compatible,
+    element_of,
+    list_of,
+)
+from .names import AGGREGATES, CONSTANTS, FUNCTIONS, SETUP, ZONE_SHAPES, Scope
+from .statements import sub_blocks
+
+
+class DeclarationChecks:
+    """The declarations' part of `Checker`."""
+
+    def collect(self) -> None:
+        m = self.model
+        seen: dict[str, ast.Pos] = {}
+        for d in self.decls:
+            name = getattr(d, "name", None)
+            if name is not None and not isinstance(d, ast.RemoveDecl):
+                if name in seen:
+                    self.error(d.pos, f"'{name}' is declared twice", f"the first is at line {seen[name].line}")
+                    continue
+                if name in CONSTANTS or name in AGGREGATES or name in FUNCTIONS or name == "me":
+                    self.error(d.pos, f"'{name}' is a built-in name and cannot be declared")
+                    continue
+                seen[name] = d.pos
+            if isinstance(d, ast.GameDecl):
+                m.title = d.title
+            elif isinstance(d, ast.PlayersDecl):
+                if d.low < 1 or d.high < d.low:
+                    self.error(d.pos, f"bad player range {d.low}..{d.high}")
+                self.report(sizes.players_problem(d))
+                m.players = (d.low, d.high)
+            elif isinstance(d, ast.EnumDecl):
+                m.enums[d.name] = d
+                for member, pos in d.members:
+                    if member in m.members:
+                        self.error(pos, f"enum member '{member}' is already a member of {m.members[member]}")
+                    m.members[member] = d.name
+            elif isinstance(d, ast.KindDecl):
+                info = KindInfo(d, {}, {})
+                for a in d.attrs:
+                    (info.props if a.mutable else info.attrs)[a.name] = a
+                m.kinds[d.name] = info
+            elif isinstance(d, ast.ZoneDecl):
+                m.zones[d.name] = d
+            elif isinstance(d, ast.VarDecl):
+                m.vars[d.name] = d
+            elif isinstance(d, ast.OptionDecl):
+                m.options[d.name] = d
+            elif isinstance(d, ast.DefDecl):
+                m.defs[d.name] = d
+            elif isinstance(d, ast.PhaseDecl):
+                m.phases[d.name] = d
+            elif isinstance(d, ast.ActionDecl):
+                if d.name == "pass":
+                    self.error(d.pos, "'pass' is built in: it is the action of doing nothing")
+                m.actions[d.name] = d
+            elif isinstance(d, ast.ScoringDecl):
+                m.scorings[d.name] = d
+            elif isinstance(d, ast.TriggerDecl):
+                m.triggers.append(d)
+            elif isinstance(d, ast.ComponentsDecl):
+                m.components.extend(d.entries)
+            elif isinstance(d, ast.FlowDecl):
+                m.flow = d
+            elif isinstance(d, ast.RankingDecl):
+                m.ranking = d
+            elif isinstance(d, ast.EndDecl):
+                m.end_rules.append(d)
+            elif isinstance(d, (ast.RemoveDecl, ast.ReplaceDecl)):
+                self.error(d.pos, "'remove' and 'replace' only make sense in a file that 'extends' another")
+
+    def resolve_type(self, t: ast.TypeRef) -> Type:
+        if t.name == "list":
+            return list_of(self.resolve_type(t.element)) if t.element else list_of(ANY)
+        simple = {"int": INT, "flag": FLAG, "text": TEXT, "player": PLAYER, "zone": ZONE}
+        if t.name in simple:
+            return simple[t.name]
+        if t.name in self.model.enums:
+            return Type("enum", t.name)
+        if t.name in self.model.kinds:
+            return Type("comp", t.name)
+        known = list(simple) + list(self.model.enums) + list(self.model.kinds)
+        self.error(t.pos, f"unknown type '{t.name}'", self.suggest(t.name, known))
+        return ANY
+
+    def check_kinds(self) -> None:
+        m = self.model
+        for info in m.kinds.values():
+            for a in list(info.attrs.values()) + list(info.props.values()):
+                t = self.resolve_type(a.type)
+                prev = m.attr_types.get(a.name)
+                if prev is not None and (prev[0] != t or prev[1] != a.mutable):
+                    self.error(a.pos, f"attribute '{a.name}' has another type or mutability in another kind",
+                               "attributes of the same name must agree across kinds")
+                m.attr_types[a.name] = (t, a.mutable)
+                if a.default is not None:
+                    self.expect(a.default, SETUP, t, f"the default of '{a.name}'")
+            enums = set()
+            for name, pos in info.decl.counts_as:
+                a = info.attrs.get(name) or info.props.get(name)
+                t = m.attr_types.get(name, (ANY, False))[0] if a is not None else None
+                if t is None:
+                    self.error(pos, f"kind '{info.decl.name}' has no attribute '{name}'",
+                               self.suggest(name, list(info.attrs) + list(info.props)))
+                    continue
+                base = t.element if t.kind == "list" and t.element else t
+                if base.kind != "enum":
+                    self.error(pos, f"'counts as' names enum attributes; '{name}' is {t}")
+                elif t.kind == "list" and a.mutable:
+                    self.error(pos, f"'counts as' takes a list attribute but not a list property: '{name}'")
+                else:
+                    enums.add(base.name)
+            if len(enums) > 1:
+                self.error(info.decl.pos, f"'counts as' of kind '{info.decl.name}' mixes enums: "
+                           f"{', '.join(sorted(enums))}")
+            if info.decl.label is not None:
+                scope = Scope(locals={n: m.attr_types[n][0] for n in list(info.attrs) + list(info.props)},
+                              pure=True)
+                self.check_string(info.decl.label, scope)
+
+    def check_zones_vars(self) -> None:
+        for z in self.model.zones.values():
+            if z.shape not in ZONE_SHAPES:
+                self.error(z.pos, f"unknown zone shape '{z.shape}'",
+                           self.suggest(z.shape, ZONE_SHAPES) or f"use one of {', '.join(sorted(ZONE_SHAPES))}")
+            for s in z.size or ():
+                self.expect(s, SETUP, INT, "a zone size")
+            if z.shape == "grid" and (z.size is None or len(z.size) != 2):
+                self.error(z.pos, f"grid zone '{z.name}' needs its size", "write ', size ROWS by COLUMNS'")
+            if z.shape != "grid" and z.size is not None and len(z.size) != 1:
+                self.error(z.pos, f"'size R by C' is for grids; a {z.shape} takes 'size N' (its capacity)")
+            self.check_constant_size(z)
+            for _vis, row, cond in z.rules:
+                if row is not None and z.shape != "grid":
+                    self.error(z.pos, f"'visible ... in row' needs a grid zone; '{z.name}' is a {z.shape}")
+                if cond is not None:
+                    self.expect(cond, Scope(pure=True), FLAG, "a visibility condition")
+        for v in self.model.vars.values():
+            t = self.resolve_type(v.type)
+            if v.default is not None:
+                self.expect(v.default, SETUP, t, f"the initial value of '{v.name}'")
+        for o in self.model.options.values():
+            t = self.resolve_type(o.type)
+            self.expect(o.default, SETUP, t, f"the default of option '{o.name}'")
+
+    def check_constant_size(self, z: ast.ZoneDecl) -> None:
+        """A size written as a number is checked now (a computed one, per player count, by
+        the compiler)."""
+        values = [sizes.constant(x) for x in z.size or ()]
+        if None in values or z.shape not in ZONE_SHAPES:
+            return
+        if z.shape == "grid" and len(values) == 2:
+            self.report(sizes.grid_problem(z, *values))
+        elif z.shape != "grid" and len(values) == 1:
+            self.report(sizes.capacity_problem(z, values[0]))
+
+    def report(self, problem: Diagnostic | None) -> None:
+        if problem is not None:
+            self.error(problem.pos, problem.message, problem.hint)
+
+    def check_components(self) -> None:
+        m = self.model
+        total = 0
+        for e in m.components:
+            made = sizes.constant_count(e)
+            if made is not None:  # (the compiler counts the others, per player count)
+                total += made
+                self.report(sizes.components_problem(e, made, total))
+            info = m.kinds.get(e.kind)
+            if info is None:
+                self.error(e.pos, f"unknown kind '{e.kind}'", self.suggest(e.kind, m.kinds))
+            if e.copies is not None:
+                self.expect(e.copies, SETUP, INT, "a number of copies")
+            if e.cond is not None:
+                self.expect(e.cond, SETUP, FLAG, "a condition")
+            zone = m.zones.get(e.zone)
+            if zone is not None and zone.shape == "grid":
+                self.error(e.zone_pos, f"components start in a pile or hand, not on grid '{e.zone}'",
+                           "move them onto cells in the flow: move c to cell(grid, row, column)")
+            if zone is None:
+                self.error(e.zone_pos, f"unknown zone '{e.zone}'", self.suggest(e.zone, m.zones))
+            elif zone.per_player != e.each_player:
+                if zone.per_player:
+                    self.error(e.zone_pos, f"zone '{e.zone}' is per player",
+                               f"write 'in {e.zone} of each player'")
+                else:
+                    self.error(e.zone_pos, f"zone '{e.zone}' is shared, not per player")
+            given = set()
+            for name, value, pos in e.args:
+                given.add(name)
+                if info is None:
+                    continue
+                a = info.attrs.get(name) or info.props.get(name)
+                if a is None:
+                    self.error(pos, f"kind '{e.kind}' has no attribute '{name}'",
+                               self.suggest(name, list(info.attrs) + list(info.props)))
+                    continue
+                want = m.attr_types[name][0]
+                got = self.expr(value, SETUP)
+                if isinstance(value, ast.Range):
+                    got = INT
+                if not compatible(want, got):
+                    self.error(value.pos, f"attribute '{name}' is {want}, not {got}")
+            if info is not None:
+                for a in info.attrs.values():
+                    if a.name not in given and a.default is None and a.type.name not in ("flag",):
+                        self.error(e.pos, f"'{e.kind}' needs a value for '{a.name}'",
+                                   f"give '{a.name}: ...' or a default in kind {e.kind}")
+
+    # --- defs ------------------------------------------------------------------------
+    def def_type(self, name: str) -> Type:
+        if name in self.def_types:
+            return self.def_types[name]
+        d = self.model.defs[name]
+        if name in self._def_stack:
+            self.error(d.pos, f"'{name}' is defined in terms of itself")
+            return ANY
+        self._def_stack.append(name)
+        scope = Scope(pure=True)
+        for p in d.params:
+            scope.locals[p.name] = self.resolve_type(p.type)
+        t = self.expr(d.body, scope)
+        self._def_stack.pop()
+        self.def_types[name] = t
+        return t
+
+    # --- actions, phases, scoring ---------------------------------------------------------
+    def check_action(self, a: ast.ActionDecl) -> None:
+        scope = Scope(has_me=True, in_action=a.name)
+        scope.locals["me"] = PLAYER
+        for p in a.params:
+            t = self.expr(p.domain, scope.child(pure=True))
+            el = element_of(t)
+            if el is None:
+                self.error(p.domain.pos, f"a parameter's choices must be a zone or a list, not {t}")
+                el = ANY
+            scope.locals[p.name] = el
+        if a.label is not None:
+            self.check_string(a.label, scope.child(pure=True))
+        if a.public_label is not None:
+            self.check_string(a.public_label, scope.child(pure=True))
+        seen_effect = False
+        for s in a.body:
+            if isinstance(s, ast.Require):
+                if seen_effect:
+                    self.error(s.pos, "'require' must come before the action's effects",
+                               "move it to the top of the action")
+                self.expect(s.cond, scope.child(pure=True), FLAG, "a requirement")
+            else:
+                seen_effect = True
+                self.stmt(s, scope)
+
+    def check_trigger(self, t: ast.TriggerDecl) -> None:
+        for name in (t.zone, t.other):
+            if name is not None and name not in self.model.zones:
+                self.error(t.pos, f"unknown zone '{name}'", self.suggest(name, self.model.zones))
+        scope = Scope(has_me=True)
+        scope.locals["me"] = PLAYER
+        scope.locals["it"] = COMP
+        self.check_block(t.body, scope)
+
+    def check_scoring(self, s: ast.ScoringDecl) -> None:
+        scope = Scope(locals={s.player: PLAYER}, pure=True)
+        labels = set()
+        for item in s.items:
+            if isinstance(item, ast.BestChoice):
+                self.check_best(item, scope)
+                continue
+            if item.label in labels:
+                self.error(item.pos, f"scoring item '{item.label}' appears twice in '{s.name}'")
+            labels.add(item.label)
+            if item.value is not None:
+                self.expect(item.value, scope, INT, "points")
+            if item.cond is not None:
+                self.expect(item.cond, scope, FLAG, "a condition")
+
+    def check_best(self, b: ast.BestChoice, scope: Scope) -> None:
+        src = self.expr(b.source, scope)
+        el = element_of(src)
+        if el is None or el.kind not in ("comp", "any"):
+            self.error(b.source.pos, f"'best' chooses for components; this gives {src}")
+        inner = scope.child()
+        inner.locals[b.source_var] = COMP if el is None else el
+        if b.var != b.source_var:
+            self.error(b.pos, f"'best {b.var}.{b.prop}' must name the loop's component '{b.source_var}'")
+        if b.cond is not None:
+            self.expect(b.cond, inner, FLAG, "a filter")
+        at = self.model.attr_types.get(b.prop)
+        if at is None or not at[1]:
+            self.error(b.pos, f"'{b.prop}' is not a changeable property", "declare it with 'var' in the kind")
+            return
+        opts = self.expr(b.options, inner)
+        oel = element_of(opts)
+        if oel is None or not compatible(at[0], oel):
+            self.error(b.options.pos, f"the options for '{b.prop}' must be a list of {at[0]}, not {opts}")
+
+    def counts_as_enum(self) -> Type:
+        """The enum that `is` and counted_as() test: the one every `counts as` uses."""
+        for info in self.model.kinds.values():
+            for name in info.decl.counts_as:
+                t = self.model.attr_types.get(name[0] if isinstance(name, tuple) else name)
+                if t is not None:
+                    return t[0].element if t[0].kind == "list" and t[0].element else t[0]
+        return ANY
+
+    def check_phase_cycles(self) -> None:
+        def calls(body, out):
+            for s in body:
+                if isinstance(s, ast.CallPhase):
+                    out.append(s.name)
+                for sub in sub_blocks(s):
+                    calls(sub, out)
+            return out
+
+        graph = {n: calls(p.body, []) for n, p in self.model.phases.items()}
+        state: dict[str, int] = {}
+
+        def visit(n: str) -> None:
+            state[n] = 1
+            for m in graph.get(n, []):
+                if state.get(m) == 1:
+                    self._phase_cycle = True
+                    self.error(self.model.phases[n].pos, f"phase '{n}' calls itself through '{m}'",
+                               "use a loop instead of recursion")
+                elif m in graph and not state.get(m):
+                    visit(m)
+            state[n] = 2
+
+        for n in graph:
+            if not state.get(n):
+                visit(n)
+
