@@ -484,7 +484,7 @@ class Game:
         """
         from . import ast as syntax
         from .checker import Scope
-        from .compiler import _Env
+        from .compiler import Env
         from .diagnostics import RulesError
         from .model import ANY
         from .parser import parse_expression
@@ -500,7 +500,7 @@ class Game:
         if errors:
             raise RulesError(errors, {"<expression>": text})
         assert isinstance(node, syntax.Expr)
-        code = compiler.cx(node, _Env({k: f"b_{k}" for k in bindings}))
+        code = compiler.cx(node, Env({k: f"b_{k}" for k in bindings}))
         ns = dict(self.program.namespace)
         ns.update({f"b_{k}": v for k, v in bindings.items()})
         st = self.state

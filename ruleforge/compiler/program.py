@@ -1,0 +1,101 @@
+"""What the compiler hands the engine (`Program`, the layout records) and the names an
+expression is compiled in (`Env`)."""
+
+from __future__ import annotations
+
+import attrs
+
+from .. import ast
+from ..model import Model
+
+
+@attrs.define
+class ZoneInfo:
+    """One zone instance: a shared zone, one player's zone, or one cell of a grid."""
+
+    name: str
+    owner: int | None
+    visibility: str
+    shape: str
+    row: int | None = None  # 1-based, for a grid's cells
+    column: int | None = None
+    rules: tuple = ()  # (visibility, index of its condition function or None)
+    capacity: int | None = None  # `size N` on a pile, hand or row: at most N components
+
+    @property
+    def key(self) -> str:
+        text = self.name if self.owner is None else f"{self.name}(P{self.owner + 1})"
+        return text if self.row is None else f"{text}[{self.row},{self.column}]"
+
+
+@attrs.define
+class ActionInfo:
+    name: str
+    decl: ast.ActionDecl | None
+    me_slot: int = -1
+    param_slots: list = attrs.Factory(list)
+    entry: int = -1
+    limits: list = attrs.Factory(list)  # [(times, scope)]
+    slot_end: int = -1
+    ret_slot: int = -1  # where a run that cannot meet itself keeps its return block (else: a frame)
+
+
+@attrs.define
+class Program:
+    """A compiled game for one player count: generated functions and layout tables."""
+
+    players: int
+    model: Model
+    source: str
+    namespace: dict
+    blocks: list
+    zones: list[ZoneInfo]
+    zone_base: dict[str, int]
+    var_base: dict[str, int]
+    var_names: list[tuple[str, int | None]]
+    var_kinds: list[str]
+    props: list[str]
+    comp_kind: list[str]
+    comp_label: list[str]
+    comp_start: list[int]
+    actions: list[ActionInfo]
+    action_ids: dict[str, int]
+    legal_funcs: list
+    point_legal: dict  # action set offered by a decision -> its legal actions, in one function
+    label_funcs: list
+    items: list[tuple[str, str]]  # (scoring, item label)
+    scorings: dict[str, tuple[int, int]]  # name -> (first item index, count)
+    score_funcs: dict[str, object]
+    log_templates: list
+    var_init: list
+    prop_init: list
+    n_locals: int
+    rank_func: object
+    line_map: dict[int, ast.Pos]
+    option_names: list[str]
+    option_values: list
+    compiler: object = None
+    public_label_funcs: list = attrs.Factory(list)  # per action: what others see, if secret
+    vis_funcs: list = attrs.Factory(list)  # conditions of `visible ... if cond`
+    initial: object = None  # the state before the flow starts, made by the engine on first use
+    state_labels: list = attrs.Factory(list)  # per action: its label reads the state (log it as text)
+    # per action, what applying it needs, in one tuple (the engine's hot path unpacks it):
+    # (label reads the state, its entry function `enter(st, me, *args) -> next block`, limits)
+    apply_records: list = attrs.Factory(list)
+    decision_pos: dict = attrs.Factory(dict)  # block resuming after a decision -> its choose/turn statement
+    slot_types: list = attrs.Factory(list)  # per persistent local (`st.l`): the type of what it holds
+    slot_scope: dict = attrs.Factory(dict)  # local -> the blocks [first, end) where it always holds a value
+
+
+class Env:
+    """Local names visible to generated code, and how to reach each one."""
+
+    def __init__(self, names: dict | None = None, me: str | None = None, types: dict | None = None):
+        self.names = dict(names or {})
+        self.me = me
+        self.types = dict(types or {})  # an inlined def's parameters: the arguments' own types
+
+    def child(self) -> Env:
+        return Env(self.names, self.me, self.types)
+
+
