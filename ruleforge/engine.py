@@ -136,6 +136,9 @@ class Game:
         if isinstance(err, runtime.TooManyChoices):
             return GameError(f"{_where(pos)}: this parameter has more than {LIMITS.choices:,} values to try "
                              f"({describe('choices')})", pos)
+        if isinstance(err, runtime.TooManyRounds):
+            count, limit = err.args
+            return GameError(f"{_where(pos)}: this loop would run {count:,} rounds ({describe(limit)})", pos)
         if isinstance(err, runtime.EndlessLoop):
             rounds = LIMITS.blocks_without_decision
             return GameError(f"{_where(pos)}: this loop ran {rounds:,} rounds without a decision: it never ends "

@@ -33,6 +33,18 @@ def bounded_choices(values: range) -> range:
     return values
 
 
+class TooManyRounds(Exception):
+    """A loop would run more rounds than a limit allows; `args` are (rounds, the limit's name)."""
+
+
+def rounds(values: range, limit: str) -> range:
+    """A loop's range, refused when it is longer than the limit `limit` (a loop of ten
+    billion rounds is a mistake, not a game)."""
+    if values.stop - values.start > getattr(LIMITS, limit):
+        raise TooManyRounds(values.stop - values.start, limit)
+    return values
+
+
 class State:
     """Everything that changes while a game runs.
 

@@ -289,3 +289,35 @@ def test_a_trial_game_stops_quietly_after_its_work_budget(tmp_path: Path, monkey
     assert err.value.diagnostics[0].pos.line == 7
     monkeypatch.setattr(rules_module, "TRIAL_WORK", 10)  # a huge game's trial stops before it
     ruleforge.load(path).check_player_counts()
+
+
+ROUNDS = """\
+game "Rounds"
+players 1
+var n: int = 0
+var big: int = 10000000000
+action go "go" { n += 1 }
+flow {
+  LOOP
+}
+"""
+
+
+@pytest.mark.parametrize(("loop", "message"), [
+    # written as a number: refused while compiling, at the loop
+    ("repeat 10000000000 { n += 1 }", "this loop would run 10,000,000,000 rounds (limit blocks_without_decision"),
+    # worked out while playing: refused when the loop starts, in the trial game
+    ("repeat big { n += 1 }", "this loop would run 10,000,000,000 rounds (limit blocks_without_decision"),
+    ("for k in 1..big { n += k }", "this loop would run 10,000,000,000 rounds (limit blocks_without_decision"),
+    # a decision each round: more rounds than a game may have decisions (its list is never made)
+    ("for k in 1..big { turn first(players): go }", "this loop would run 10,000,000,000 rounds "
+                                                    "(limit decisions_per_game"),
+])
+def test_a_loop_of_too_many_rounds_is_refused_at_its_rule(tmp_path: Path, loop: str, message: str) -> None:
+    path = tmp_path / "rounds.rules"
+    path.write_text(ROUNDS.replace("LOOP", loop))
+    with pytest.raises(RulesError) as err:
+        ruleforge.load(path).check_player_counts()
+    [d] = err.value.diagnostics
+    assert (d.pos.line, d.pos.column) == (7, 3)
+    assert message in d.message

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from .. import ast
 from ..checker import sub_blocks
 from ..diagnostics import Diagnostic, RulesError
+from ..limits import LIMITS, describe
 from ..model import ANY, INT, PLAYER, ZONE, Type, element_of, list_of
 from .program import Env
 
@@ -229,10 +232,12 @@ class StatementCompiler:
             src_type = self.ck.types.get(s.source)
             if src_type is not None and src_type.kind in ("zone", "any"):
                 source = f"list({source})"  # the body may move components out of the zone
+            if isinstance(s.source, ast.Range):
+                source = self.bounded_rounds(source, s.pos)
             e(f"for {var} in {source}:", s.pos)
             self.plain_block(s.body, inner)
         elif isinstance(s, ast.Repeat):
-            e(f"for _ in range({self.cx(s.times, env)}):", s.pos)
+            e(f"for _ in {self.bounded_rounds(f'range({self.cx(s.times, env)})', s.pos)}:", s.pos)
             self.plain_block(s.body, env)
         elif isinstance(s, ast.While):
             # bounded, so that a loop with no decision that never ends is an error, not a hang
@@ -414,7 +419,10 @@ class StatementCompiler:
         inner = env.child()
         if isinstance(s, ast.For):
             items, idx = self.slot(list_of(ANY)), self.slot(INT)
-            e(f"{items} = list({self.cx_iter(s.source, env)})", s.pos)
+            source = self.cx_iter(s.source, env)
+            if isinstance(s.source, ast.Range):  # a round a decision: more than a game has, refused
+                source = self.bounded_rounds(source, s.pos, "decisions_per_game")
+            e(f"{items} = list({source})", s.pos)
             e(f"{idx} = 0")
             e(f"return {head}")
             var = self.local(s.var, inner, True, element_of(self.ck.types.get(s.source) or ANY))
@@ -457,6 +465,18 @@ class StatementCompiler:
         self.start(end)
         e(f"return {head}")
         self.start(after)
+
+    def bounded_rounds(self, rounds: str, pos: ast.Pos, limit: str = "blocks_without_decision") -> str:
+        """The range a loop runs over, refused when longer than a limit allows: while compiling
+        when it is written as numbers, else when the loop starts (`rt.rounds`)."""
+        fixed = re.fullmatch(r"range\((-?\d+)(?:, (-?\d+) \+ 1)?\)", rounds)
+        if fixed is None:
+            return f"rt.rounds({rounds}, {limit!r})"
+        low, high = (0, int(fixed[1])) if fixed[2] is None else (int(fixed[1]), int(fixed[2]) + 1)
+        if high - low > getattr(LIMITS, limit):
+            raise RulesError([Diagnostic(pos, f"this loop would run {high - low:,} rounds ({describe(limit)})")],
+                             self.ck.sources)
+        return rounds
 
     def target(self, t: ast.Expr, env: Env) -> str:
         res = self.ck.res.get(t)
