@@ -21,41 +21,9 @@ HAGAKURE = str(ROOT / "games" / "hagakure.rules")
 
 # Two players take one token each from a pool; scoring happens after the second take, so a
 # one-step greedy second player always takes the largest token left.
-PICK = """\
-game "Pick"
-players 2
-
-kind Token {
-  value: int
-  label "{value}"
-}
-
-zone pool: pile, visible everyone
-zone taken per player: pile, visible everyone
-
-components {
-  TOKENS
-}
-
-var score per player: int = 0
-
-flow {
-  for p in players {
-    turn p: take
-  }
-  score points into score
-}
-
-action take(t in pool) "take {t}" {
-  move t to taken(me)
-}
-
-scoring points for p {
-  "tokens": sum(t.value for t in taken(p))
-}
-
-ranking for p { score(p) }
-"""
+# tests/synthetic/pick.rules with its components left to each test
+PICK = (Path(__file__).parent / "synthetic" / "pick.rules").read_text(encoding="utf-8").replace(
+    "Token(value: 1..3) in pool", "TOKENS")
 
 
 def run(*args: str, input: str | None = None) -> Result:

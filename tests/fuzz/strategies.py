@@ -23,41 +23,7 @@ TOKEN = re.compile(r'"[^"\n]*"|\w+|[^\w\s]')
 
 # A small complete game: generated declarations are appended to it too, so that they meet
 # names that exist and reach the checker's and compiler's later stages.
-PICK = """\
-game "Pick"
-players 2
-
-kind Token {
-  value: int
-  label "{value}"
-}
-
-zone pool: pile, visible everyone
-zone taken per player: pile, visible everyone
-
-components {
-  Token(value: 1..3) in pool
-}
-
-var score per player: int = 0
-
-flow {
-  for p in players {
-    turn p: take
-  }
-  score points into score
-}
-
-action take(t in pool) "take {t}" {
-  move t to taken(me)
-}
-
-scoring points for p {
-  "tokens": sum(t.value for t in taken(p))
-}
-
-ranking for p { score(p) }
-"""
+PICK = (Path(__file__).parents[1] / "synthetic" / "pick.rules").read_text(encoding="utf-8")
 
 NAMES = ["p", "me", "t", "pool", "taken", "Token", "take", "c", "x", "n", "hand", "deck", "discard", "board", "Card",
          "Colour", "Red", "value",
