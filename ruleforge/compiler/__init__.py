@@ -7,7 +7,7 @@ syntax tree while a game runs, and a state clones and saves as plain data.
 Generated lines carry `# file:line` comments, so a runtime error can name its rule.
 
 The parts: `program` (what the engine reads), `layout`, `statements`, `actions`, `scoring`,
-`expressions`, `common`, and `core`, the driver that runs them in order.
+`expressions`, and `core`, the driver that runs them in order.
 """
 
 from .core import Compiler, check_setup, compile_program

@@ -16,12 +16,13 @@ from ..codegen import (
 from ..diagnostics import Diagnostic, RulesError
 from ..model import ANY, Type
 from .actions import ActionCompiler
-from .common import PASS, stay, zero_value
 from .expressions import ExpressionCompiler
 from .layout import LayoutCompiler
 from .program import ActionInfo, Env, Program
 from .scoring import ScoringCompiler
 from .statements import StatementCompiler
+
+PASS = "pass"
 
 
 class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompiler, ExpressionCompiler):
@@ -249,14 +250,14 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             decision_pos=self.decision_pos, slot_types=self.slot_types, slot_scope=self.slot_scope,
         )
         program.apply_records = [
-            (program.state_labels[aid], ns.get(f"act_{aid}") or ns.get(f"enter_{aid}") or stay,
+            (program.state_labels[aid], ns.get(f"act_{aid}") or ns.get(f"enter_{aid}") or _stay,
              tuple(self.actions[aid].limits)) for aid in range(len(self.actions))]
         return program
 
     def initial_vars(self, ns: dict) -> list:
         out = []
         for v in self.m.vars.values():
-            value = self.eval_const(v.default) if v.default is not None else zero_value(self.ck.resolve_type(v.type))
+            value = self.eval_const(v.default) if v.default is not None else _zero(self.ck.resolve_type(v.type))
             out.extend([value] * (self.n if v.per_player else 1))
         if self.m.end_rules:
             out.extend([False, False, None])  # ending, finished, whose turn is the last
@@ -308,3 +309,11 @@ def check_setup(checker: Checker, players: int) -> None:
 
 __all__ = ["Program", "check_setup", "compile_program"]
 
+
+def _stay(st, me) -> int:
+    """Applying `pass`: the game goes on where it was."""
+    return st.pc
+
+
+def _zero(t: Type):
+    return {"int": 0, "flag": False, "text": ""}.get(t.kind)

@@ -18,8 +18,11 @@ from ..codegen import (
 )
 from ..diagnostics import Diagnostic, RulesError
 from ..model import Type
-from .common import MAX_UNROLLED, MAX_UNROLLED_CODE, UNROLLED, item_type
 from .program import Env
+
+UNROLLED = ("count", "any", "every", "sum")  # generators written out term by term when short
+MAX_UNROLLED = 10
+MAX_UNROLLED_CODE = 400  # characters of the item and condition copied per value
 
 
 class ExpressionCompiler:
@@ -73,7 +76,7 @@ class ExpressionCompiler:
     def show(self, t: Type | None, code: str, elem: bool = False) -> str:
         """Code that renders a value for people: players as P1.., components by label."""
         if t is not None and elem:
-            t = item_type(t)
+            t = _element(t)
         kind = t.kind if t is not None else "any"
         if kind == "comp":
             return f"LBL[{code}]"
@@ -456,3 +459,11 @@ class ExpressionCompiler:
             pairs = f"[(({key}), {item}) {loops}]"
             return f"arg_best({pairs}, {fn == 'max'})"
         raise AssertionError(f)  # pragma: no cover
+
+
+def _element(t: Type) -> Type:
+    if t.kind == "list" and t.element is not None:
+        return t.element
+    if t.kind == "zone":
+        return Type("comp")
+    return t

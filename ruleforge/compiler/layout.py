@@ -6,10 +6,11 @@ from __future__ import annotations
 import itertools
 import math
 
+import attrs
+
 from .. import ast, runtime, sizes
 from ..diagnostics import Diagnostic, RulesError
 from ..limits import LIMITS
-from .common import SetupState, sub_expressions
 from .program import Env, ZoneInfo
 
 
@@ -23,7 +24,7 @@ class LayoutCompiler:
         self.zone_base: dict[str, int] = {}
         self.grid_size: dict[str, tuple[int, int]] = {}
         self.vis_conds: list[ast.Expr] = []
-        self._setup_state = SetupState([])
+        self._setup_state = _SetupState([])
         for z in m.zones.values():
             self.zone_base[z.name] = len(self.zones)
             owners = range(n) if z.per_player else [None]
@@ -70,12 +71,12 @@ class LayoutCompiler:
             self.items.extend((s.name, item.label) for item in points)
         self.option_names = list(m.options)
         self.option_index = {o: i for i, o in enumerate(self.option_names)}
-        self._setup_state = SetupState([])
+        self._setup_state = _SetupState([])
         values = []
         for name, decl in m.options.items():
             values.append(self.options[name] if name in self.options else self.eval_const(decl.default))
         self.option_values = values
-        self._setup_state = SetupState(values)
+        self._setup_state = _SetupState(values)
 
     # --- sizes, checked before anything is allocated -------------------------------------
     def refuse(self, problem: Diagnostic | None) -> None:
@@ -112,7 +113,7 @@ class LayoutCompiler:
         if isinstance(e, ast.Name):
             kind = self.ck.res.get(e, ("",))[0]
             return e.ident == "player_count" or kind in ("option", "def")
-        return isinstance(e, ast.Call) or any(self.varies(x) for x in sub_expressions(e))
+        return isinstance(e, ast.Call) or any(self.varies(x) for x in _children(e))
 
     def eval_const(self, e: ast.Expr, extra: dict | None = None):
         """Evaluate a setup-time expression (player count, options, literals)."""
@@ -240,3 +241,21 @@ class LayoutCompiler:
             out.append(tuple(near))
         return tuple(out)
 
+
+class _SetupState:
+    """Stands in for the state while setup-time expressions are evaluated."""
+
+    def __init__(self, opt):
+        self.opt = opt
+
+
+def _children(e: ast.Expr) -> list[ast.Expr]:
+    out: list[ast.Expr] = []
+    for f in attrs.fields(type(e)):
+        value = getattr(e, f.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, ast.Expr):
+                out.append(item)
+            elif isinstance(item, ast.TableEntry):
+                out.append(item.value)
+    return out
