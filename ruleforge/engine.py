@@ -391,14 +391,11 @@ class Game:
                 zones[key] = {"hidden": len(st.z[zi])}
         variables: dict[str, Any] = {}
         for i, (name, owner) in enumerate(prog.var_names):
+            visible, kind = prog.var_shown[i]
+            if visible == "nobody" or visible == "owner" and owner != player:
+                continue
             key = name if owner is None else f"{name}({player_name(owner)})"
-            value = st.v[i]
-            kind = prog.var_kinds[i]
-            if kind == "player" and isinstance(value, int):
-                value = player_name(value)
-            elif kind == "comp" and isinstance(value, int):
-                value = labels[value]
-            variables[key] = _plain(value)
+            variables[key] = self._shown(st.v[i], kind)
         seen = []
         if player is not None:
             for zi, comps in st.seen[player]:
@@ -412,6 +409,21 @@ class Game:
         if player is not None and player == self.current_player:
             view["legal"] = self.legal_labels()
         return view
+
+    def _shown(self, value: Any, kind: str) -> Any:
+        """A variable's value as views show it: seats as P1, components by label, zones and
+        cells by key, inside lists too (`kind` is what the innermost values are)."""
+        if isinstance(value, (list, tuple)):
+            return [self._shown(x, kind) for x in value]
+        if isinstance(value, bool) or not isinstance(value, int):
+            return _plain(value)
+        if kind == "player":
+            return player_name(value)
+        if kind == "comp":
+            return self.program.comp_label[value]
+        if kind == "zone":
+            return self._zone_key(value)
+        return value
 
     def _zone_key(self, zi: int) -> str:
         return self.program.zones[zi].key
