@@ -364,6 +364,30 @@ class Game:
             out.append(row)
         return out
 
+    def scoring_choices(self, name: str) -> list[dict[str, Any]]:
+        """What scoring `name` would choose now with `best ... into v`, for each player, by
+        variable and shown as views show it (seats, labels, cell keys): what `score name
+        into ...` would keep. Nothing is changed; empty dicts when it chooses nothing."""
+        from .ast import BestValue
+
+        prog = self.program
+        if name not in prog.score_funcs:
+            raise GameError(f"no scoring named '{name}'; there are: {', '.join(prog.score_funcs)}")
+        intos = [item.into for item in prog.model.scorings[name].items
+                 if isinstance(item, BestValue) and item.into is not None]
+        if not intos:
+            return [{} for _ in range(prog.players)]
+        trial = self.clone()
+        out = []
+        for p in range(prog.players):
+            try:
+                prog.score_funcs[name](trial.state, p, True)
+            except Exception as err:
+                raise self._runtime_error(err) from None
+            slots = {v: prog.var_base[v] + p for v in intos}
+            out.append({v: trial._shown(trial.state.v[i], prog.var_shown[i][1]) for v, i in slots.items()})
+        return out
+
     # --- views -------------------------------------------------------------------------
     def zone_visible_to(self, zi: int, player: int | None) -> bool:
         """The zone's visibility, widened by any `visible ... (in row r) (if cond)` that holds."""

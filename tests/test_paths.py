@@ -193,3 +193,10 @@ def check_errors(tmp_path: Path, text: str) -> str:
 ])
 def test_mistakes_are_named(tmp_path: Path, text: str, message: str) -> None:
     assert message in check_errors(tmp_path, text)
+
+
+def test_scoring_choices_show_what_score_into_would_keep(rules) -> None:
+    # the bottom-row path is chosen (see above); asking changes nothing
+    game = board(rules, [["EW", "EW"], [], [], ["EW", "EW"]])
+    assert game.scoring_choices("trail") == [{"walked": ["board(P1)[4,1]", "board(P1)[4,2]"]}]
+    assert game.evaluate("walked(p)", p=0) is None
