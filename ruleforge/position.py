@@ -77,7 +77,7 @@ def _full_grid(key: str, value: Any, rows: int, cols: int) -> list[list[Any]]:
     if not isinstance(value, list):
         raise _fail(key, shape)
     if len(value) != rows:
-        raise _fail(key, f"{shape}; this one has {len(value)} rows")
+        raise _fail(key, f"{shape}; this one has {len(value)} row{'' if len(value) == 1 else 's'}")
     for r, row in enumerate(value, 1):
         if not isinstance(row, list) or len(row) != cols:
             has = f"{len(row)} cells" if isinstance(row, list) else "no list of cells"
@@ -226,7 +226,12 @@ def _set_component_props(game: Game, c: int, values: dict[str, Any], where: str)
             fixed = " (it is fixed by the rules)" if name in kind.attrs else ""
             raise _fail(f"{where} '{name}'", f"no property of this name{fixed}; properties: {known}")
         value = _value(game, value)
-        _check_value(game, f"{where} {name}", model.attr_types[name][0], value)
+        decl = kind.props[name]
+        kind_of_value = model.attr_types[name][0]
+        if value is None and (decl.default is not None or kind_of_value.kind == "flag"):
+            # the rules start it with a value: null would reach them as no number at all
+            raise _fail(f"{where} {name}", f"cannot be null: every {kind.decl.name} has a value for it")
+        _check_value(game, f"{where} {name}", kind_of_value, value)
         game.set_prop(c, name, value)
 
 
