@@ -31,7 +31,7 @@ def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tu
     names = _scoring_names(rules, scorings)
     data = read_json(state_file, "state file")
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
-        _show_preview(rules, rules.position(data), names, bool(scorings), explain, as_json)
+        _show_preview(rules, rules.position(data), names or _final_names(rules), bool(names), explain, as_json)
         return
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         fail(f"'{state_file}' is not a saved ruleforge state nor a position "
@@ -57,13 +57,19 @@ def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tu
 
 
 def _scoring_names(rules: Rules, chosen: tuple[str, ...]) -> list[str]:
-    """The scorings asked for, or the final ones; an unknown name stops with the list of them."""
+    """The scorings asked for, each once; an unknown name stops with the list of them (before
+    the file is read: a typo in the command is reported first)."""
     declared = rules.model.scorings
     for name in chosen:
         if name not in declared:
             listed = ", ".join(f"{n} (final)" if d.final else n for n, d in declared.items()) or "none"
             fail(f"no scoring named '{name}'; the scorings of {rules.title}: {listed}")
-    names = list(dict.fromkeys(chosen)) or [name for name, decl in declared.items() if decl.final]
+    return list(dict.fromkeys(chosen))
+
+
+def _final_names(rules: Rules) -> list[str]:
+    """The scorings a position is scored by when none is named."""
+    names = [name for name, decl in rules.model.scorings.items() if decl.final]
     if not names:
         fail(f"{rules.title} declares no final scoring, so a position cannot be scored "
              f"(name one with --scoring)")
