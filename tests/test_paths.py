@@ -200,3 +200,22 @@ def test_scoring_choices_show_what_score_into_would_keep(rules) -> None:
     game = board(rules, [["EW", "EW"], [], [], ["EW", "EW"]])
     assert game.scoring_choices("trail") == [{"walked": ["board(P1)[4,1]", "board(P1)[4,2]"]}]
     assert game.evaluate("walked(p)", p=0) is None
+
+
+def test_score_explain_shows_the_chosen_path(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    position = tmp_path / "pos.json"
+    # . . .       the NS at (3,1) touches nothing; the two EW at (4,1), (4,2) make the path
+    # NS
+    # EW EW
+    position.write_text(json.dumps({"format": "ruleforge-position/1", "players": 1,
+                                    "zones": {"board(P1)": {"at": [3, 1], "rows": [["NS"], ["EW", "EW"]]}}}))
+    run = subprocess.run([sys.executable, "-m", "ruleforge", "score", str(TRAILS), str(position), "--explain"],
+                         capture_output=True, text=True, check=True)
+    assert "P1 walked: board(P1)[4,1] → board(P1)[4,2]" in run.stdout
+    run = subprocess.run([sys.executable, "-m", "ruleforge", "score", str(TRAILS), str(position), "--json"],
+                         capture_output=True, text=True, check=True)
+    assert json.loads(run.stdout)["scores"][0]["choices"] == {"walked": ["board(P1)[4,1]", "board(P1)[4,2]"]}

@@ -96,11 +96,22 @@ def preview_rows(game: Game, names: list[str]) -> list[dict[str, int]]:
     return rows
 
 
+def scoring_choices(game: Game, names: list[str]) -> list[dict]:
+    """Per player, what the scorings' `best ... into v` lines choose now, by variable (the
+    path a final scoring walks, say): shown with --explain, so a reader can check it."""
+    out: list[dict] = [{} for _ in range(game.players)]
+    for name in names:
+        for p, chosen in enumerate(game.scoring_choices(name)):
+            out[p].update(chosen)
+    return out
+
+
 def _show_preview(rules: Rules, game: Game, names: list[str], chosen: bool, explain: bool, as_json: bool,
                   position: bool = True) -> None:
     """A position (or a saved state scored by chosen scorings) as `names` would score it now:
     nothing is applied, so an intermediate scoring can be checked at any point of play."""
     rows = preview_rows(game, names)
+    choices = scoring_choices(game, names)
     best = max(row["total"] for row in rows)
     leaders = [p for p, row in enumerate(rows) if row["total"] == best]
     if as_json:
@@ -108,6 +119,8 @@ def _show_preview(rules: Rules, game: Game, names: list[str], chosen: bool, expl
         for p, row in enumerate(rows):
             out.append({"player": player_name(p), "total": row["total"], "highest": p in leaders,
                         "breakdown": {k: v for k, v in row.items() if k != "total"}})
+            if choices[p]:
+                out[-1]["choices"] = choices[p]
         click.echo(json.dumps({"game": rules.title, "position": position, "scorings": names, "scores": out},
                               indent=2))
         return
@@ -133,6 +146,11 @@ def _show_preview(rules: Rules, game: Game, names: list[str], chosen: bool, expl
     when = "as of now; nothing is applied" if chosen else "as if the game ended now"
     click.echo(f"{rules.title}: {what} scored by {', '.join(names)} ({when})")
     out_console().print(table)
+    if explain:
+        for p, chosen_values in enumerate(choices):
+            for var, value in chosen_values.items():
+                shown = " → ".join(map(str, value)) if isinstance(value, list) else value
+                click.echo(f"{player_name(p)} {var}: {shown}")
     who = ", ".join(player_name(p) for p in leaders)
     click.echo(f"Highest total: {who} ({best} points)" if len(leaders) == 1
                else f"Tied on total: {who} ({best} points; the tie-break is not applied to positions)")
