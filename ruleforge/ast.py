@@ -396,6 +396,7 @@ class VarDecl(Decl):
     per_player: bool
     type: TypeRef
     default: Expr | None
+    visible: str = "everyone"  # or "owner": only its player's views show it (per player)
 
 
 @node
@@ -485,6 +486,17 @@ class BestChoice(_Node):
     source: Expr
     cond: Expr | None
     source_var: str
+
+
+@node
+class BestValue(_Node):
+    """`best name in source (into var)`: a value the engine chooses for the player at scoring
+    time, trying each and keeping the best total; `into` keeps the choice in a variable."""
+
+    pos: Pos
+    var: str
+    source: Expr
+    into: str | None
 
 
 @node

@@ -364,6 +364,30 @@ class Game:
             out.append(row)
         return out
 
+    def scoring_choices(self, name: str) -> list[dict[str, Any]]:
+        """What scoring `name` would choose now with `best ... into v`, for each player, by
+        variable and shown as views show it (seats, labels, cell keys): what `score name
+        into ...` would keep. Nothing is changed; empty dicts when it chooses nothing."""
+        from .ast import BestValue
+
+        prog = self.program
+        if name not in prog.score_funcs:
+            raise GameError(f"no scoring named '{name}'; there are: {', '.join(prog.score_funcs)}")
+        intos = [item.into for item in prog.model.scorings[name].items
+                 if isinstance(item, BestValue) and item.into is not None]
+        if not intos:
+            return [{} for _ in range(prog.players)]
+        trial = self.clone()
+        out = []
+        for p in range(prog.players):
+            try:
+                prog.score_funcs[name](trial.state, p, True)
+            except Exception as err:
+                raise self._runtime_error(err) from None
+            slots = {v: prog.var_base[v] + p for v in intos}
+            out.append({v: trial._shown(trial.state.v[i], prog.var_shown[i][1]) for v, i in slots.items()})
+        return out
+
     # --- views -------------------------------------------------------------------------
     def zone_visible_to(self, zi: int, player: int | None) -> bool:
         """The zone's visibility, widened by any `visible ... (in row r) (if cond)` that holds."""
@@ -391,14 +415,11 @@ class Game:
                 zones[key] = {"hidden": len(st.z[zi])}
         variables: dict[str, Any] = {}
         for i, (name, owner) in enumerate(prog.var_names):
+            visible, kind = prog.var_shown[i]
+            if visible == "nobody" or visible == "owner" and owner != player:
+                continue
             key = name if owner is None else f"{name}({player_name(owner)})"
-            value = st.v[i]
-            kind = prog.var_kinds[i]
-            if kind == "player" and isinstance(value, int):
-                value = player_name(value)
-            elif kind == "comp" and isinstance(value, int):
-                value = labels[value]
-            variables[key] = _plain(value)
+            variables[key] = self._shown(st.v[i], kind)
         seen = []
         if player is not None:
             for zi, comps in st.seen[player]:
@@ -412,6 +433,21 @@ class Game:
         if player is not None and player == self.current_player:
             view["legal"] = self.legal_labels()
         return view
+
+    def _shown(self, value: Any, kind: str) -> Any:
+        """A variable's value as views show it: seats as P1, components by label, zones and
+        cells by key, inside lists too (`kind` is what the innermost values are)."""
+        if isinstance(value, (list, tuple)):
+            return [self._shown(x, kind) for x in value]
+        if isinstance(value, bool) or not isinstance(value, int):
+            return _plain(value)
+        if kind == "player":
+            return player_name(value)
+        if kind == "comp":
+            return self.program.comp_label[value]
+        if kind == "zone":
+            return self._zone_key(value)
+        return value
 
     def _zone_key(self, zi: int) -> str:
         return self.program.zones[zi].key

@@ -273,7 +273,8 @@ class _Builder(Transformer_NonRecursive):
         per = bool(rest and isinstance(rest[0], Token) and rest[0].type == "PER")
         if per:
             rest.pop(0)
-        return ast.VarDecl(self.pos(meta), str(c[0]), per, rest[0], rest[1] if len(rest) > 1 else None)
+        visible = rest.pop() if isinstance(rest[-1], str) else "everyone"
+        return ast.VarDecl(self.pos(meta), str(c[0]), per, rest[0], rest[1] if len(rest) > 1 else None, visible)
 
     @v_args(meta=True)
     def def_decl(self, meta, c):
@@ -371,6 +372,11 @@ class _Builder(Transformer_NonRecursive):
     def best_item(self, meta, c):
         var, prop, options, source_var, source, cond = c
         return ast.BestChoice(self.pos(meta), str(var), str(prop), options, source, cond, str(source_var))
+
+    @v_args(meta=True)
+    def best_value_item(self, meta, c):
+        var, source, into = c
+        return ast.BestValue(self.pos(meta), str(var), source, None if into is None else str(into))
 
     @v_args(meta=True)
     def end_decl(self, meta, c):

@@ -4,8 +4,11 @@ scored; components the position asks for beyond the game's own set are added."""
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from . import runtime
 from .diagnostics import GameError
@@ -16,6 +19,18 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 POSITION_FORMAT = "ruleforge-position/1"
+ENTRY_FORMS = 'a label or {"label": "...", "property": value}'
+PART_FORM = 'a grid given in part is {"at": [row, column], "rows": [[...], ...]}'
+
+
+@attrs.frozen
+class Entry:
+    """One component as the position writes it: its label, the properties to give it, and
+    where it is written (so that every mistake names its place)."""
+
+    label: str
+    props: dict[str, Any]
+    where: str
 
 
 def _fail(where: str, what: str) -> GameError:
@@ -31,31 +46,86 @@ def _zone_keys(game: Game) -> dict[str, list[int]]:
     return out
 
 
-def _layout(game: Game, key: str, value: Any, zones: list[int]) -> list[tuple[int, list[str]]]:
-    """(zone index, labels bottom first) for every zone instance the entry fills."""
+def _entry(where: str, item: Any) -> Entry:
+    """A label, or an object of a label and properties: the same component either way."""
+    if isinstance(item, str):
+        return Entry(item, {}, where)
+    if isinstance(item, dict):
+        label = item.get("label")
+        if not isinstance(label, str):
+            raise _fail(where, f'a component written as an object needs its "label": {ENTRY_FORMS}')
+        return Entry(label, {k: v for k, v in item.items() if k != "label"}, where)
+    raise _fail(where, f"a component is {ENTRY_FORMS}, not {item!r:.40}")
+
+
+def _cell_entries(where: str, cell: Any) -> list[Entry]:
+    """A cell's stack, bottom first; an entry of a stack is named by its place in it (#1 the bottom)."""
+    if cell is None:
+        return []
+    if isinstance(cell, (str, dict)):
+        return [_entry(where, cell)]
+    if isinstance(cell, list):
+        return [_entry(f"{where} #{k}", item) for k, item in enumerate(cell, 1)]
+    raise _fail(where, f"a cell is {ENTRY_FORMS}, a list of them (a stack, bottom first) or null")
+
+
+def _full_grid(key: str, value: Any, rows: int, cols: int) -> list[list[Any]]:
+    """A grid's cells, row by row: written whole, or in part from a top-left cell."""
+    if isinstance(value, dict):
+        return _grid_in_part(key, value, rows, cols)
+    shape = f"a grid is {rows} rows of {cols} cells (or {{\"at\": [row, column], \"rows\": ...}} for a part)"
+    if not isinstance(value, list):
+        raise _fail(key, shape)
+    if len(value) != rows:
+        raise _fail(key, f"{shape}; this one has {len(value)} row{'' if len(value) == 1 else 's'}")
+    for r, row in enumerate(value, 1):
+        if not isinstance(row, list) or len(row) != cols:
+            has = f"{len(row)} cells" if isinstance(row, list) else "no list of cells"
+            raise _fail(key, f"{shape}; its row {r} has {has}")
+    return value
+
+
+def _grid_in_part(key: str, value: dict, rows: int, cols: int) -> list[list[Any]]:
+    """The given rows placed with their top-left cell at `at`; every other cell empty."""
+    at, given = value.get("at"), value.get("rows")
+    if set(value) != {"at", "rows"}:
+        raise _fail(key, PART_FORM)
+    if not (isinstance(at, list) and len(at) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                           for x in at)):
+        raise _fail(key, f"'at' is [row, column], 1-based, not {at!r:.40}")
+    r0, c0 = at
+    if not (1 <= r0 <= rows and 1 <= c0 <= cols):
+        raise _fail(key, f"[{r0},{c0}] is off the grid; it has {rows} rows of {cols} cells, from [1,1]")
+    if not isinstance(given, list) or not all(isinstance(row, list) for row in given):
+        raise _fail(key, f"'rows' is a list of rows, each a list of cells ({PART_FORM})")
+    if r0 + len(given) - 1 > rows:
+        raise _fail(key, f"rows from [{r0},{c0}] reach row {r0 + len(given) - 1}; the grid has {rows} rows")
+    out: list[list[Any]] = [[None] * cols for _ in range(rows)]
+    for i, row in enumerate(given):
+        if c0 + len(row) - 1 > cols:
+            raise _fail(key, f"row {r0 + i} from [{r0},{c0}] reaches column {c0 + len(row) - 1}; "
+                             f"the grid has {cols} columns")
+        out[r0 + i - 1][c0 - 1:c0 - 1 + len(row)] = row
+    return out
+
+
+def _layout(game: Game, key: str, value: Any, zones: list[int]) -> list[tuple[int, list[Entry]]]:
+    """(zone index, entries bottom first) for every zone instance the entry fills."""
     infos = [game.program.zones[zi] for zi in zones]
     if infos[0].row is None:
-        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-            raise _fail(key, "a zone's contents are a list of labels, bottom first")
-        return [(zones[0], list(value))]
+        if not isinstance(value, list):
+            raise _fail(key, f"a zone's contents are a list, bottom first, of which each is {ENTRY_FORMS}")
+        return [(zones[0], [_entry(f"{key} #{k}", item) for k, item in enumerate(value, 1)])]
     rows = max(i.row for i in infos)
     cols = max(i.column for i in infos)
-    if not isinstance(value, list) or len(value) != rows or not all(isinstance(r, list) and len(r) == cols
-                                                                    for r in value):
-        raise _fail(key, f"a grid is {rows} rows of {cols} cells")
-    out = []
-    for zi, info in zip(zones, infos):
-        cell = value[info.row - 1][info.column - 1]
-        if cell is None:
-            labels: list[str] = []
-        elif isinstance(cell, str):
-            labels = [cell]
-        elif isinstance(cell, list) and all(isinstance(x, str) for x in cell):
-            labels = list(cell)
-        else:
-            raise _fail(f"{key} row {info.row} column {info.column}", "a cell is a label, a list of labels or null")
-        out.append((zi, labels))
-    return out
+    grid = _full_grid(key, value, rows, cols)
+    return [(zi, _cell_entries(info.key, grid[info.row - 1][info.column - 1])) for zi, info in zip(zones, infos)]
+
+
+def _unknown_label(entry: Entry, labels: list[str]) -> GameError:
+    close = difflib.get_close_matches(entry.label, labels, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return _fail(f"{entry.where} '{entry.label}'", f"no component has this label{hint}")
 
 
 def build_position(rules: Rules, data: Any) -> Game:
@@ -75,27 +145,29 @@ def build_position(rules: Rules, data: Any) -> Game:
         raise _fail("seed", "must be a whole number of at most 64 bits")
     probe = rules.new_game(players, seed=seed)
     keys = _zone_keys(probe)
-    fills: list[tuple[int, list[str]]] = []
+    fills: list[tuple[int, list[Entry]]] = []
     for key, value in zones_data.items():
         if key not in keys:
             raise _fail(key, f"no such zone; zones are {', '.join(sorted(keys))}")
         fills.extend(_layout(probe, key, value, keys[key]))
     # Components beyond the game's own set become extras of a program compiled for them.
-    wanted = Counter(label for _, labels in fills for label in labels)
     have = Counter(probe.program.comp_label)
-    for label in wanted:
-        if label not in have:
-            raise _fail(label, "no component has this label")
-    extras = tuple(sorted((Counter(wanted) - have).elements()))
+    for entry in (e for _, entries in fills for e in entries):
+        if entry.label not in have:
+            raise _unknown_label(entry, sorted(have))
+    wanted = Counter(e.label for _, entries in fills for e in entries)
+    extras = tuple(sorted((wanted - have).elements()))
     game = Game(rules.program(players, None, extras), seed)
-    _place(game, fills)
+    for c, entry in _place(game, fills):
+        _set_component_props(game, c, entry.props, entry.where)
     _set_props(game, data.get("props", {}))
     _set_vars(game, data.get("vars", {}))
     game._refresh_legal()
     return game
 
 
-def _place(game: Game, fills: list[tuple[int, list[str]]]) -> None:
+def _place(game: Game, fills: list[tuple[int, list[Entry]]]) -> list[tuple[int, Entry]]:
+    """Empty the described zones, then fill them: (component, its entry) for every one placed."""
     st = game.state
     prog = game.program
     filled = {zi for zi, _ in fills}
@@ -108,14 +180,17 @@ def _place(game: Game, fills: list[tuple[int, list[str]]]) -> None:
     by_label: dict[str, list[int]] = {}
     for c, label in enumerate(prog.comp_label):
         by_label.setdefault(label, []).append(c)
-    for zi, labels in fills:
-        for label in labels:
-            candidates = [c for c in by_label[label] if c not in used]
+    placed = []
+    for zi, entries in fills:
+        for entry in entries:
+            candidates = [c for c in by_label[entry.label] if c not in used]
             # prefer components not in a described zone, then the lowest id
             candidates.sort(key=lambda c: (st.w[c] in filled, c))
             c = candidates[0]
             used.add(c)
             runtime.move(st, c, zi)
+            placed.append((c, entry))
+    return placed
 
 
 def _spare_zone(prog, filled: set[int]) -> int:
@@ -140,6 +215,26 @@ def _value(game: Game, value: Any) -> Any:
     return value
 
 
+def _set_component_props(game: Game, c: int, values: dict[str, Any], where: str) -> None:
+    """Give component `c` the properties written for it: each one its kind declares `var`,
+    with a value of the declared type."""
+    model = game.program.compiler.m
+    kind = model.kinds[game.program.comp_kind[c]]
+    for name, value in values.items():
+        if name not in kind.props:
+            known = ", ".join(kind.props) or f"none (a {kind.decl.name} has no changeable property)"
+            fixed = " (it is fixed by the rules)" if name in kind.attrs else ""
+            raise _fail(f"{where} '{name}'", f"no property of this name{fixed}; properties: {known}")
+        value = _value(game, value)
+        decl = kind.props[name]
+        kind_of_value = model.attr_types[name][0]
+        if value is None and (decl.default is not None or kind_of_value.kind == "flag"):
+            # the rules start it with a value: null would reach them as no number at all
+            raise _fail(f"{where} {name}", f"cannot be null: every {kind.decl.name} has a value for it")
+        _check_value(game, f"{where} {name}", kind_of_value, value)
+        game.set_prop(c, name, value)
+
+
 def _set_props(game: Game, props: Any) -> None:
     if not isinstance(props, dict):
         raise _fail("props", "must be an object of cell key -> {property: value}")
@@ -147,12 +242,7 @@ def _set_props(game: Game, props: Any) -> None:
         c = _cell_component(game, key)
         if not isinstance(values, dict):
             raise _fail(key, "properties are an object of name -> value")
-        for name, value in values.items():
-            if name not in game.program.props:
-                raise _fail(key, f"no changeable property named '{name}'")
-            value = _value(game, value)
-            _check_value(game, f"{key} {name}", game.program.compiler.m.attr_types[name][0], value)
-            game.set_prop(c, name, value)
+        _set_component_props(game, c, values, key)
 
 
 def _set_vars(game: Game, variables: Any) -> None:

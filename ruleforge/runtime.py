@@ -207,8 +207,12 @@ def first(seq):
 
 
 def show(value) -> str:
-    """A value as people read it: `none` rather than Python's None."""
-    return "none" if value is None else str(value)
+    """A value as people read it: `none` rather than Python's None, lists without quotes."""
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(show, value)) + "]"
+    return str(value)
 
 
 # --- grids -------------------------------------------------------------------------------

@@ -4,10 +4,6 @@
   statements, an expression, score items, kind members or component entries);
 - ```rules from=FILE blocks are real excerpts of FILE (lines in order; `...` skips lines), and
   each implemented game (Hagakure, Naishi, the Naishi expansion) is excerpted;
-- the designed grammar (the ```lark block of docs/language.md) loads over the real grammar
-  without new LALR conflicts, and every ```rules-designed block parses with it; each designed
-  block uses something designed (syntax the real grammar rejects, or a designed built-in name),
-  and no designed built-in name exists yet;
 - the keyword list in docs/language.md is exactly the grammar's keywords, and every built-in
   name of the checker is documented;
 - every link between and within the docs points at a file and heading that exist;
@@ -20,15 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import io
-import logging
 import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from lark import Lark, Tree
-from lark import logger as lark_logger
+from lark import Tree
 from lark.exceptions import LarkError
 
 from ruleforge import checker
@@ -106,12 +100,10 @@ def _ids(items: list) -> list[str]:
 
 
 RULES_BLOCKS = all_blocks("rules")
-DESIGNED_BLOCKS = all_blocks("rules-designed")
 
 
 def test_docs_have_examples() -> None:
     assert len(RULES_BLOCKS) >= 20
-    assert len(DESIGNED_BLOCKS) >= 5
     assert any("from=" in info for _, _, info, _ in RULES_BLOCKS)
 
 
@@ -158,69 +150,6 @@ def test_excerpt_sources_exist() -> None:
         assert (ROOT / source_name).is_file(), f"docs/{name} line {line}: no file {source_name}"
 
 
-def designed_grammar() -> str:
-    lark_blocks = blocks(LANGUAGE, "lark")
-    assert len(lark_blocks) == 1, "docs/language.md should hold exactly one ```lark block (the design)"
-    return lark_blocks[0][2]
-
-
-def _conflicts(grammar: str) -> list[str]:
-    """The LALR conflicts Lark reports (it resolves them as shift, and logs them)."""
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    old_level = lark_logger.level
-    lark_logger.addHandler(handler)
-    lark_logger.setLevel(logging.DEBUG)
-    try:
-        Lark(grammar, parser="lalr", start=["start", "expr"], debug=True)
-    finally:
-        lark_logger.removeHandler(handler)
-        lark_logger.setLevel(old_level)
-    return sorted(line for line in stream.getvalue().splitlines() if "conflict" in line.lower())
-
-
-def test_designed_grammar_adds_no_conflict() -> None:
-    base = _conflicts(grammar_text())
-    extended = _conflicts(grammar_text() + "\n" + designed_grammar())
-    assert extended == base
-
-
-@pytest.fixture(scope="module")
-def designed_parser() -> Lark:
-    return Lark(grammar_text() + "\n" + designed_grammar(), parser="lalr", start=["start", "expr"])
-
-
-@pytest.mark.parametrize("name,line,info,code", DESIGNED_BLOCKS, ids=_ids(DESIGNED_BLOCKS))
-def test_designed_example_parses(designed_parser: Lark, name: str, line: int, info: str, code: str) -> None:
-    reserved = keywords(grammar_text() + designed_grammar())
-    error = first_parse(code, lambda text: designed_parser.parse(text, start="start"), reserved)
-    assert error is None, f"docs/{name} line {line}: designed example does not parse:\n{error}"
-
-
-def designed_names() -> set[str]:
-    return set(re.findall(r"`([a-z_]+)`", _between(LANGUAGE.read_text(encoding="utf-8"), "designed-builtins")))
-
-
-def test_designed_names_are_not_implemented() -> None:
-    names = designed_names()
-    assert names, "docs/language.md lists no designed built-in names"
-    implemented = checker.AGGREGATES | set(checker.FUNCTIONS) | set(checker.CONSTANTS) | checker.ZONE_SHAPES
-    assert not names & implemented, f"implemented now, move them out of the design: {sorted(names & implemented)}"
-    assert not names & keywords(grammar_text())
-
-
-@pytest.mark.parametrize("name,line,info,code", DESIGNED_BLOCKS, ids=_ids(DESIGNED_BLOCKS))
-def test_designed_example_uses_something_designed(name: str, line: int, info: str, code: str) -> None:
-    """A designed example that works today belongs in a ```rules block."""
-    error = first_parse(code, lambda text: parse_rules(text, f"{name}:{line}"), keywords(grammar_text()))
-    if error is not None:
-        return  # it needs the designed syntax
-    words = set(re.findall(r"[A-Za-z_]\w*", re.sub(r"#[^\n]*", "", code)))
-    assert words & designed_names(), (
-        f"docs/{name} line {line}: this designed example parses today and uses no designed name; "
-        "make it a ```rules block (or say what is still designed)")
-
-
 def _between(text: str, marker: str) -> str:
     m = re.search(rf"<!-- {marker}:start -->(.*?)<!-- {marker}:end -->", text, re.S)
     assert m, f"docs/language.md lacks the {marker} markers"
@@ -238,6 +167,8 @@ def test_keyword_list_matches_grammar() -> None:
 def test_builtins_are_documented() -> None:
     listed = set(re.findall(r"`([a-z_]+)`", _between(LANGUAGE.read_text(encoding="utf-8"), "builtins")))
     builtins = checker.AGGREGATES | set(checker.FUNCTIONS) | set(checker.CONSTANTS) | checker.ZONE_SHAPES
+    for name, members in checker.BUILTIN_ENUMS.items():
+        builtins |= {name, *members}
     assert listed == builtins
 
 

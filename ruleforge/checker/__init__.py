@@ -9,6 +9,7 @@ driver that runs them in order.
 from .core import Checker, check
 from .names import (
     AGGREGATES,
+    BUILTIN_ENUMS,
     CONSTANTS,
     DECLARATION_WORDS,
     END_FLAGS,
@@ -20,5 +21,5 @@ from .names import (
 )
 from .statements import sub_blocks
 
-__all__ = ["AGGREGATES", "CONSTANTS", "DECLARATION_WORDS", "END_FLAGS", "FUNCTIONS", "SETUP", "SUGGEST_BUDGET",
-           "ZONE_SHAPES", "Checker", "Scope", "check", "sub_blocks"]
+__all__ = ["AGGREGATES", "BUILTIN_ENUMS", "CONSTANTS", "DECLARATION_WORDS", "END_FLAGS", "FUNCTIONS", "SETUP",
+           "SUGGEST_BUDGET", "ZONE_SHAPES", "Checker", "Scope", "check", "sub_blocks"]

@@ -19,7 +19,7 @@ from ..model import (
     element_of,
     list_of,
 )
-from .names import AGGREGATES, CONSTANTS, FUNCTIONS, SETUP, ZONE_SHAPES, Scope
+from .names import AGGREGATES, BUILTIN_ENUMS, CONSTANTS, FUNCTIONS, SETUP, ZONE_SHAPES, Scope
 from .statements import sub_blocks
 
 
@@ -29,13 +29,18 @@ class DeclarationChecks:
     def collect(self) -> None:
         m = self.model
         seen: dict[str, ast.Pos] = {}
+        for name, members in BUILTIN_ENUMS.items():
+            built_in = ast.Pos("<built-in>", 0, 0)
+            m.enums[name] = ast.EnumDecl(built_in, name, tuple((member, built_in) for member in members))
+            m.members.update(dict.fromkeys(members, name))
         for d in self.decls:
             name = getattr(d, "name", None)
             if name is not None and not isinstance(d, ast.RemoveDecl):
                 if name in seen:
                     self.error(d.pos, f"'{name}' is declared twice", f"the first is at line {seen[name].line}")
                     continue
-                if name in CONSTANTS or name in AGGREGATES or name in FUNCTIONS or name == "me":
+                type_name = isinstance(d, (ast.EnumDecl, ast.KindDecl)) and name in BUILTIN_ENUMS
+                if name in CONSTANTS or name in AGGREGATES or name in FUNCTIONS or type_name or name == "me":
                     self.error(d.pos, f"'{name}' is a built-in name and cannot be declared")
                     continue
                 seen[name] = d.pos
@@ -50,7 +55,9 @@ class DeclarationChecks:
                 m.enums[d.name] = d
                 for member, pos in d.members:
                     if member in m.members:
-                        self.error(pos, f"enum member '{member}' is already a member of {m.members[member]}")
+                        built_in = " (built in)" if m.members[member] in BUILTIN_ENUMS else ""
+                        self.error(pos, f"enum member '{member}' is already a member of "
+                                        f"{m.members[member]}{built_in}")
                     m.members[member] = d.name
             elif isinstance(d, ast.KindDecl):
                 info = KindInfo(d, {}, {})
@@ -154,6 +161,9 @@ class DeclarationChecks:
                     self.expect(cond, Scope(pure=True), FLAG, "a visibility condition")
         for v in self.model.vars.values():
             t = self.resolve_type(v.type)
+            if v.visible == "owner" and not v.per_player:
+                self.error(v.pos, f"'{v.name}' is shared: only a per-player variable has an owner",
+                           f"declare it 'var {v.name} per player: ...' or make it 'visible nobody'")
             if v.default is not None:
                 self.expect(v.default, SETUP, t, f"the initial value of '{v.name}'")
         for o in self.model.options.values():
@@ -283,6 +293,9 @@ class DeclarationChecks:
             if isinstance(item, ast.BestChoice):
                 self.check_best(item, scope)
                 continue
+            if isinstance(item, ast.BestValue):
+                self.check_best_value(item, scope)
+                continue
             if item.label in labels:
                 self.error(item.pos, f"scoring item '{item.label}' appears twice in '{s.name}'")
             labels.add(item.label)
@@ -310,6 +323,29 @@ class DeclarationChecks:
         oel = element_of(opts)
         if oel is None or not compatible(at[0], oel):
             self.error(b.options.pos, f"the options for '{b.prop}' must be a list of {at[0]}, not {opts}")
+
+    def check_best_value(self, b: ast.BestValue, scope: Scope) -> None:
+        """`best NAME in S (into v)`: NAME is one of S's items for the items after it."""
+        m = self.model
+        el = element_of(self.expr(b.source, scope))
+        if el is None:
+            self.error(b.source.pos, f"'best {b.var}' chooses one item of a list or a zone, "
+                                     f"not {self.types[b.source]}")
+            el = ANY
+        if b.var in scope.locals or b.var in m.all_names() or b.var in CONSTANTS:
+            self.error(b.pos, f"'{b.var}' is already a name here", "choose another name for the chosen value")
+        scope.locals[b.var] = el
+        if b.into is None:
+            return
+        v = m.vars.get(b.into)
+        if v is None or not v.per_player:
+            what = "is shared" if v is not None else "is not a variable"
+            self.error(b.pos, f"'into {b.into}': '{b.into}' {what}",
+                       "the chosen value is kept per player: declare 'var NAME per player: ...'")
+            return
+        t = self.resolve_type(v.type)
+        if not compatible(t, el):
+            self.error(b.pos, f"'into {b.into}' keeps {el}, but '{b.into}' holds {t}")
 
     def counts_as_enum(self) -> Type:
         """The enum that `is` and counted_as() test: the one every `counts as` uses."""

@@ -20,6 +20,10 @@ from ..model import (
 )
 from .names import AGGREGATES, CONSTANTS, END_FLAGS, FUNCTIONS, Scope
 
+SIDE = Type("enum", "side")
+# aggregates that need `by`, and what their key is
+KEYED = {"argmax": "key", "argmin": "key", "longest_paths": "segments"}
+
 
 class ExpressionChecks:
     """The expressions' part of `Checker`."""
@@ -261,8 +265,8 @@ class ExpressionChecks:
             if len(args) != 1:
                 self.error(e.pos, f"'{f}' takes one collection, or a generator '{f}(x for x in ...)'")
                 return ANY
-            if f in ("argmax", "argmin"):
-                self.error(e.pos, f"'{f}' needs 'by': {f}(x for x in ... by key)")
+            if f in KEYED:
+                self.error(e.pos, f"'{f}' needs 'by': {f}(x for x in ... by {KEYED[f]})")
                 return ANY
             t = self.expr(args[0], scope)
             el = element_of(t)
@@ -338,6 +342,15 @@ class ExpressionChecks:
         if f in ("room", "capacity"):
             need(0, ("zone",), "a zone")
             return INT
+        if f == "opposite":
+            if not compatible(SIDE, ts[0]):
+                self.error(e.args[0].pos, f"'opposite' needs a side, not {ts[0]}")
+            return SIDE
+        if f in ("rows", "columns", "span_rows", "span_columns"):
+            need(0, ("grid",), "a grid zone")
+            if len(ts) > 1:
+                need(1, ("zone",), "a cell of that grid")
+            return INT
         return ANY  # pragma: no cover - every built-in is handled above
 
     def gen_call(self, e: ast.GenCall, scope: Scope) -> Type:
@@ -358,12 +371,17 @@ class ExpressionChecks:
         item = self.expr(e.item, inner)
         if e.func == "groups" and item.kind not in ("zone", "comp", "any"):
             self.error(e.item.pos, f"'groups' joins cells or components on a grid, not {item}")
+        if e.func == "longest_paths" and item.kind not in ("zone", "any"):
+            self.error(e.item.pos, f"'longest_paths' goes through cells of a grid, not {item}")
         if e.key is not None:
-            if e.func not in ("argmax", "argmin"):
-                self.error(e.key.pos, f"'by' belongs to argmax and argmin, not '{e.func}'")
-            self.expect(e.key, inner, INT, "a sort key")
-        elif e.func in ("argmax", "argmin"):
-            self.error(e.pos, f"'{e.func}' needs 'by': {e.func}(x for x in ... by key)")
+            if e.func not in KEYED:
+                self.error(e.key.pos, f"'by' belongs to argmax, argmin and longest_paths, not '{e.func}'")
+            elif e.func == "longest_paths":
+                self.expect(e.key, inner, list_of(list_of(SIDE)), "a cell's segments")
+            else:
+                self.expect(e.key, inner, INT, "a sort key")
+        elif e.func in KEYED:
+            self.error(e.pos, f"'{e.func}' needs 'by': {e.func}(x for x in ... by {KEYED[e.func]})")
         return self._aggregate_type(e, e.func, item, el)
 
     def loop_element(self, source: ast.Expr, scope: Scope) -> Type:
@@ -392,7 +410,7 @@ class ExpressionChecks:
             return item
         if f == "list":
             return list_of(item)
-        if f == "groups":
+        if f in ("groups", "longest_paths"):
             return list_of(list_of(item))
         return ANY
 

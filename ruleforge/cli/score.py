@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 
-from ..engine import STATE_FORMAT, player_name
+from ..engine import STATE_FORMAT, Game, player_name
 from ..position import POSITION_FORMAT
 from ..rules import Rules
 from .common import cell, fail, guarded, load_rules, out_console, read_json, score_table, winner_line
@@ -19,17 +18,20 @@ from .common import cell, fail, guarded, load_rules, out_console, read_json, sco
 @click.option("--explain", is_flag=True, help="Show every scoring item's points for every player.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the scores as JSON, every item's points included.")
+@click.option("--scoring", "scorings", multiple=True, metavar="NAME",
+              help="Score by this scoring (repeatable) instead of the final ones, as it would score now.")
 @guarded
-def score(file: str, state_file: str, explain: bool, as_json: bool) -> None:
+def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tuple[str, ...]) -> None:
     """Score a saved game state or a hand-written position: totals, or every item with --explain.
 
-    A position (docs/positions.md) is scored by every scoring declared `final`, as it
-    would be scored now, without playing on.
+    A position (docs/positions.md) is scored by every scoring declared `final`, or by the
+    ones named with --scoring, as they would score it now, without playing on.
     """
     rules = load_rules(file)
+    names = _scoring_names(rules, scorings)
     data = read_json(state_file, "state file")
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
-        _score_position(rules, data, explain, as_json)
+        _show_preview(rules, rules.position(data), names or _final_names(rules), bool(names), explain, as_json)
         return
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         fail(f"'{state_file}' is not a saved ruleforge state nor a position "
@@ -37,6 +39,9 @@ def score(file: str, state_file: str, explain: bool, as_json: bool) -> None:
     if isinstance(data, dict) and isinstance(data.get("game"), str) and data["game"] != rules.title:
         fail(f"'{state_file}' is a saved {data['game']} game, but '{file}' is the rules of {rules.title}")
     game = rules.load_game(data)
+    if scorings:  # a saved state scored by chosen scorings: a preview, as a position is
+        _show_preview(rules, game, names, True, explain, as_json, position=False)
+        return
     if as_json:
         winners = set(game.winners())
         rows = []
@@ -51,16 +56,32 @@ def score(file: str, state_file: str, explain: bool, as_json: bool) -> None:
     click.echo(winner_line(game))
 
 
-def position_scores(rules: Rules, data: dict[str, Any]) -> tuple[list[str], list[dict[str, int]]]:
-    """The final scorings' names, and per player each item's points plus "total".
+def _scoring_names(rules: Rules, chosen: tuple[str, ...]) -> list[str]:
+    """The scorings asked for, each once; an unknown name stops with the list of them (before
+    the file is read: a typo in the command is reported first)."""
+    declared = rules.model.scorings
+    for name in chosen:
+        if name not in declared:
+            listed = ", ".join(f"{n} (final)" if d.final else n for n, d in declared.items()) or "none"
+            fail(f"no scoring named '{name}'; the scorings of {rules.title}: {listed}")
+    return list(dict.fromkeys(chosen))
 
-    With several final scorings an item's label is prefixed by its scoring's name; the
-    total is the sum of every final scoring's total.
-    """
-    game = rules.position(data)
-    names = [name for name, decl in game.program.model.scorings.items() if decl.final]
+
+def _final_names(rules: Rules) -> list[str]:
+    """The scorings a position is scored by when none is named."""
+    names = [name for name, decl in rules.model.scorings.items() if decl.final]
     if not names:
-        fail(f"{rules.title} declares no final scoring, so a position cannot be scored")
+        fail(f"{rules.title} declares no final scoring, so a position cannot be scored "
+             f"(name one with --scoring)")
+    return names
+
+
+def preview_rows(game: Game, names: list[str]) -> list[dict[str, int]]:
+    """Per player each item's points under `names`, scored now, plus "total".
+
+    With several scorings an item's label is prefixed by its scoring's name; the total is
+    the sum of their totals.
+    """
     rows: list[dict[str, int]] = [{} for _ in range(game.players)]
     totals = [0] * game.players
     for name in names:
@@ -72,11 +93,25 @@ def position_scores(rules: Rules, data: dict[str, Any]) -> tuple[list[str], list
                     rows[p][item if len(names) == 1 else f"{name}: {item}"] = points
     for p, row in enumerate(rows):
         row["total"] = totals[p]
-    return names, rows
+    return rows
 
 
-def _score_position(rules: Rules, data: dict[str, Any], explain: bool, as_json: bool) -> None:
-    names, rows = position_scores(rules, data)
+def scoring_choices(game: Game, names: list[str]) -> list[dict]:
+    """Per player, what the scorings' `best ... into v` lines choose now, by variable (the
+    path a final scoring walks, say): shown with --explain, so a reader can check it."""
+    out: list[dict] = [{} for _ in range(game.players)]
+    for name in names:
+        for p, chosen in enumerate(game.scoring_choices(name)):
+            out[p].update(chosen)
+    return out
+
+
+def _show_preview(rules: Rules, game: Game, names: list[str], chosen: bool, explain: bool, as_json: bool,
+                  position: bool = True) -> None:
+    """A position (or a saved state scored by chosen scorings) as `names` would score it now:
+    nothing is applied, so an intermediate scoring can be checked at any point of play."""
+    rows = preview_rows(game, names)
+    choices = scoring_choices(game, names)
     best = max(row["total"] for row in rows)
     leaders = [p for p, row in enumerate(rows) if row["total"] == best]
     if as_json:
@@ -84,7 +119,10 @@ def _score_position(rules: Rules, data: dict[str, Any], explain: bool, as_json: 
         for p, row in enumerate(rows):
             out.append({"player": player_name(p), "total": row["total"], "highest": p in leaders,
                         "breakdown": {k: v for k, v in row.items() if k != "total"}})
-        click.echo(json.dumps({"game": rules.title, "position": True, "scorings": names, "scores": out}, indent=2))
+            if choices[p]:
+                out[-1]["choices"] = choices[p]
+        click.echo(json.dumps({"game": rules.title, "position": position, "scorings": names, "scores": out},
+                              indent=2))
         return
     from rich.table import Table
 
@@ -104,8 +142,15 @@ def _score_position(rules: Rules, data: dict[str, Any], explain: bool, as_json: 
         table.add_column("")
         for p, row in enumerate(rows):
             table.add_row(cell(player_name(p)), cell(row["total"]), cell("highest" if p in leaders else ""))
-    click.echo(f"{rules.title}: a position scored by {', '.join(names)} (as if the game ended now)")
+    what = "a position" if position else "a saved state"
+    when = "as of now; nothing is applied" if chosen else "as if the game ended now"
+    click.echo(f"{rules.title}: {what} scored by {', '.join(names)} ({when})")
     out_console().print(table)
+    if explain:
+        for p, chosen_values in enumerate(choices):
+            for var, value in chosen_values.items():
+                shown = " → ".join(map(str, value)) if isinstance(value, list) else value
+                click.echo(f"{player_name(p)} {var}: {shown}")
     who = ", ".join(player_name(p) for p in leaders)
     click.echo(f"Highest total: {who} ({best} points)" if len(leaders) == 1
                else f"Tied on total: {who} ({best} points; the tie-break is not applied to positions)")

@@ -233,7 +233,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         program = Program(
             players=self.n, model=self.m, source=source, namespace=ns, blocks=blocks,
             zones=self.zones, zone_base=self.zone_base, var_base=self.var_base, var_names=self.var_names,
-            var_kinds=self.var_kinds,
+            var_kinds=self.var_kinds, var_shown=self.var_shown,
             props=self.props, comp_kind=self.comp_kind, comp_label=self.comp_label,
             comp_start=self.comp_start, actions=self.actions, action_ids=self.action_ids,
             legal_funcs=[ns[f"legal_{i}"] for i in range(len(self.actions))],
@@ -269,7 +269,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         info = self.m.kinds[kind]
         attrs_ = self.comp_attrs[c]
         if info.decl.label is None:
-            shown = ", ".join(f"{k}: {v}" for k, v in attrs_.items() if v not in (None, False))
+            shown = ", ".join(f"{k}: {runtime.show(v)}" for k, v in attrs_.items() if v not in (None, False))
             return f"{kind}({shown})" if shown else kind
         env = Env({name: repr(value) for name, value in attrs_.items()})
         for p in info.props:

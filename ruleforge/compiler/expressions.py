@@ -393,6 +393,14 @@ class ExpressionCompiler:
                 return f"room(Z, CAP, {a[0]})"
             if f == "owner":
                 return f"OWNER[{a[0]}]" if kind0 == "comp" else f"ZOWNER[{a[0]}]"
+            if f == "opposite":
+                return f"OPPOSITE[{a[0]}]"
+            if f in ("rows", "columns"):
+                return str(self.grid_of(args[0])[f == "columns"])
+            if f in ("span_rows", "span_columns"):
+                rows, cols = self.grid_of(args[0])
+                extra = a[1] if len(a) > 1 else "None"
+                return f"span(Z, {a[0]}, {rows * cols}, {'ROW' if f == 'span_rows' else 'COL'}, {extra})"
         raise AssertionError(e)  # pragma: no cover
 
     def cx_gen(self, e: ast.GenCall, env: Env) -> str:
@@ -433,6 +441,8 @@ class ExpressionCompiler:
         if f == "groups":
             where = "st.w" if self.ck.types.get(e.item, None) and self.ck.types[e.item].kind == "comp" else "None"
             return f"groups([{gen}], {where}, ADJ, GROUPS)"
+        if f == "longest_paths":
+            return f"longest_paths([({item}, {self.cx(e.key, inner)}) {loops}], NEAR, PATHS)"
         if f == "sum":
             return f"sum({gen})"
         if f in ("min", "max"):

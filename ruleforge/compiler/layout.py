@@ -8,7 +8,7 @@ import math
 
 import attrs
 
-from .. import ast, runtime, sizes
+from .. import ast, geometry, runtime, sizes
 from ..diagnostics import Diagnostic, RulesError
 from ..limits import LIMITS
 from .program import Env, ZoneInfo
@@ -51,16 +51,22 @@ class LayoutCompiler:
         self.var_base: dict[str, int] = {}
         self.var_names: list = []
         self.var_kinds: list[str] = []
+        self.var_shown: list[tuple[str, str]] = []  # (visible to, innermost element kind) for views
         for v in m.vars.values():
             self.var_base[v.name] = len(self.var_names)
-            kind = self.ck.resolve_type(v.type).kind
+            t = self.ck.resolve_type(v.type)
+            inner = t
+            while inner.kind == "list" and inner.element is not None:
+                inner = inner.element
             for o in (range(n) if v.per_player else [None]):
                 self.var_names.append((v.name, o))
-                self.var_kinds.append(kind)
+                self.var_kinds.append(t.kind)
+                self.var_shown.append((v.visible, inner.kind))
         if m.end_rules:  # the flags `end when` rules keep, after the declared variables
             self.end_base = len(self.var_names)
             self.var_names += [("ending", None), ("finished", None), ("last turn", None)]
             self.var_kinds += ["flag", "flag", "player"]
+            self.var_shown += [("everyone", "flag"), ("everyone", "flag"), ("everyone", "player")]
         self.props = [name for name, (t, mut) in m.attr_types.items() if mut]
         self.prop_index = {p: i for i, p in enumerate(self.props)}
         self.items: list[tuple[str, str]] = []
@@ -178,6 +184,9 @@ class LayoutCompiler:
             "arg_best": runtime.arg_best, "product": itertools.product,
             "table_lookup": runtime.table_lookup, "TBL": self.tables, "ONCE": (0,),
             "GROUPS": {},  # connected groups already worked out, by the cells they cover
+            "longest_paths": geometry.longest_paths, "span": geometry.span, "OPPOSITE": geometry.OPPOSITE,
+            "PATHS": {},  # longest paths already worked out, by the cells and their segments
+            "NEAR": self.neighbours(),
             "KIND": tuple(getattr(self, "comp_kind", ())),
             "CS": self.counts_static(), "CP": self.counts_props(),
             "ROW": tuple(z.row for z in getattr(self, "zones", ())),
@@ -223,6 +232,16 @@ class LayoutCompiler:
             if any(k not in props and self.props[k] in declared for k in union):
                 return None  # a kind has the property without counting as it
         return tuple(union)
+
+    def neighbours(self) -> tuple:
+        """For each zone index: the cells beyond its north, east, south and west sides
+        (None at the grid's edge, and for zones that are not cells)."""
+        zones = getattr(self, "zones", ())
+        index = {(z.name, z.owner, z.row, z.column): i for i, z in enumerate(zones) if z.row is not None}
+        return tuple(
+            tuple(index.get((z.name, z.owner, z.row + dr, z.column + dc)) for dr, dc in geometry.SIDE_STEPS.values())
+            if z.row is not None else None
+            for z in zones)
 
     def adjacency(self) -> tuple:
         """For each zone index: the orthogonally adjacent cells of the same grid instance."""

@@ -54,6 +54,7 @@ class Program:
     var_base: dict[str, int]
     var_names: list[tuple[str, int | None]]
     var_kinds: list[str]
+    var_shown: list[tuple[str, str]]  # per slot: who sees it in views, and what its values are
     props: list[str]
     comp_kind: list[str]
     comp_label: list[str]

@@ -10,6 +10,11 @@ from ..codegen import (
 from .program import Env
 
 
+def keeps_choices(s: ast.ScoringDecl) -> bool:
+    """Whether scoring `s` chooses a value `into` a variable (then applying it keeps it)."""
+    return any(isinstance(item, ast.BestValue) and item.into is not None for item in s.items)
+
+
 class ScoringCompiler:
     """The scorings' part of `Compiler`."""
 
@@ -20,7 +25,9 @@ class ScoringCompiler:
     def compile_scoring(self, s: ast.ScoringDecl) -> str:
         env = Env({s.player: "p"})
         count = sum(1 for item in s.items if isinstance(item, ast.ScoreItem))
-        lines = [f"def score_{s.name}(st, p):", "    Z = st.z; V = st.v; P = st.p",
+        # `keep`: applied by `score ... into`, the values chosen `into` a variable stay there
+        keep = ", keep=False" if keeps_choices(s) else ""
+        lines = [f"def score_{s.name}(st, p{keep}):", "    Z = st.z; V = st.v; P = st.p",
                  f"    out = [0] * {count}", "    t = 0"]
         self.emit_score_items(list(s.items), 0, env, lines, 1)
         lines.append("    return out, t")
@@ -34,6 +41,9 @@ class ScoringCompiler:
             tag = self.tag(item.pos)
             if isinstance(item, ast.BestChoice):
                 self.emit_best(item, items[pos + 1:], index, env, lines, depth)
+                return
+            if isinstance(item, ast.BestValue):
+                self.emit_best_value(item, items[pos + 1:], index, env, lines, depth)
                 return
             cond = self.cx_test(item.cond, env) if item.cond is not None else "True"
             i = index
@@ -86,6 +96,38 @@ class ScoringCompiler:
         lines.append(f"{pad}        best{k} = (out, t, key{k})")
         lines.append(f"{pad}for {var}, v{k} in zip(sel{k}, saved{k}):")
         lines.append(f"{pad}    P[{prop}][{var}] = v{k}")
+        lines.append(f"{pad}out, t = best{k}[0], best{k}[1]")
+
+    def emit_best_value(self, b: ast.BestValue, rest: list, index: int, env: Env, lines: list[str],
+                        depth: int) -> None:
+        """Try each value of the source for the name; keep the best total (then the best
+        ranking key, the first among equals).
+
+        While a value is tried it stands in the `into` variable too, so that a ranking which
+        reads the variable weighs it; the variable is restored afterwards unless `keep`.
+        """
+        pad = "    " * depth
+        k = next(self.fresh)
+        inner = env.child()
+        var = f"g_{b.var}_{k}"
+        inner.names[b.var] = var
+        lines.append(f"{pad}opts{k} = list({self.cx_iter(b.source, env)}) or [None]" + self.tag(b.pos))
+        slot = f"V[{self.var_base[b.into]} + p]" if b.into is not None else None
+        if slot:
+            lines.append(f"{pad}saved{k} = {slot}")
+        lines.append(f"{pad}base{k} = (list(out), t)")
+        lines.append(f"{pad}best{k} = None")
+        lines.append(f"{pad}many{k} = len(opts{k}) > 1")
+        lines.append(f"{pad}for {var} in opts{k}:")
+        if slot:
+            lines.append(f"{pad}    {slot} = {var}")
+        lines.append(f"{pad}    out = list(base{k}[0]); t = base{k}[1]")
+        self.emit_score_items(rest, index, inner, lines, depth + 1)
+        lines.append(f"{pad}    key{k} = (t, rank_key(st, p)) if many{k} else (t,)")
+        lines.append(f"{pad}    if best{k} is None or key{k} > best{k}[2]:")
+        lines.append(f"{pad}        best{k} = (out, t, key{k}, {var})")
+        if slot:
+            lines.append(f"{pad}{slot} = best{k}[3] if keep else saved{k}")
         lines.append(f"{pad}out, t = best{k}[0], best{k}[1]")
 
     def compile_ranking(self) -> str:

@@ -10,6 +10,7 @@ from ..diagnostics import Diagnostic, RulesError
 from ..limits import LIMITS, describe
 from ..model import ANY, INT, PLAYER, ZONE, Type, element_of, list_of
 from .program import Env
+from .scoring import keeps_choices
 
 
 class StatementCompiler:
@@ -268,7 +269,8 @@ class StatementCompiler:
             base = self.var_base[s.into]
             e("_tot = []", s.pos)
             e(f"for _p in range({self.n}):")
-            e(f"    _items, _t = score_{s.scoring}(st, _p)")
+            keep = ", True" if keeps_choices(self.m.scorings[s.scoring]) else ""
+            e(f"    _items, _t = score_{s.scoring}(st, _p{keep})")
             e(f"    V[{base} + _p] += _t")
             e("    _tot.append(_t)")
             e("    B = st.b; _o = _p * NITEMS")
