@@ -134,8 +134,7 @@ def test_blue_player_ranking_keys() -> None:
     # Snow on the path: 3 + 2 + 2 = 7.
     game.set_var("scored_path", [game.zone_index("board", 0, r, c) for r, c in
                                  [(4, 2), (4, 3), (4, 4), (4, 5), (5, 5), (6, 5), (6, 4)]], owner=0)
-    assert game.program.rank_func(game.state, 0)[1:] == [-10, -7] or \
-        tuple(game.program.rank_func(game.state, 0)[1:]) == (-10, -7)
+    assert list(game.program.rank_func(game.state, 0)[1:]) == [-10, -7]
 
 
 # --- the final scoring steps, one by one ------------------------------------------------------------
@@ -322,6 +321,16 @@ def test_equal_paths_the_better_by_penalties() -> None:
                       (3, 4): "Water N-S", (5, 4): "Water N-S"}})
     row = final(game)
     assert (row["Snow"], row["total"]) == (0, -2)
+
+
+def test_equal_paths_equal_scores_fewer_bears_taken() -> None:
+    # Chain A: Start E-W -> (4,5) Water E-W with a Rock Temple and 3 Bear tokens (protected):
+    #   Temple 2, Bears -2 (Start) = 0; Bears on the path, protected or not: 2 + 3 = 5.
+    # Chain B: Start N-S -> (5,4) Water N-S with a Rock Juku: Juku 2, Bears -2 = 0; Bears 2.
+    # Equal scores: the tie-break (fewest Bears on the path) takes B.
+    game = build({0: {SHORT: [tile("Water E-W", bears=3), "Rock Temple"], (5, 4): ["Water N-S", "Rock Juku"]}})
+    row = final(game)
+    assert (row["Juku"], row["Temple"], row["total"]) == (2, 0, 0)
 
 
 def test_unconnected_edges_do_not_link() -> None:
@@ -588,3 +597,19 @@ def test_reserve_rules() -> None:
         game.apply(game.legal_labels()[-1])
     # the other player may play it (Action 1); on my next turn I may play it once (Action 3)
     assert any(lab.startswith(f"play {what} at") or lab.startswith(f"play {what} on") for lab in game.legal_labels())
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+
+def test_check_and_simulate_are_clean() -> None:
+    from click.testing import CliRunner
+
+    from ruleforge.cli import main
+
+    runner = CliRunner()
+    result = runner.invoke(main, ["check", str(NAKASENDO)])
+    assert result.exit_code == 0, result.output
+    for players in (2, 3, 4):
+        result = runner.invoke(main, ["simulate", str(NAKASENDO), "-n", "3", "--players", str(players)])
+        assert result.exit_code == 0, result.output
