@@ -16,7 +16,11 @@ Checked, from the rulebook and the rulings (not from the rules file):
   element, and a supply holds at most one Hiker;
 - supplies hold at most 3 elements; the Market at most 2 tiles and 2 tokens;
 - the face-down piles (tiles, tokens, Event cards) show only their size in every view;
-- the score breakdown adds up to the total.
+- the score breakdown adds up to the total;
+- each Intermediate Scoring and the final scoring give what an independent scorer written here
+  (from the rulings, on the raw state) gives: the final path is one of the components with the
+  most segments (segments worked out from the tiles' labels and flips), the best of them for
+  the player, and its items are the rulings' steps.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ from ruleforge import Game
 
 ROOT = Path(__file__).parents[1]
 RULES = ruleforge.load(ROOT / "games" / "nakasendo.rules")
-GAMES = int(os.environ.get("RULEFORGE_NAKASENDO_GAMES", "60"))
+# About 20 s per player count by default; RULEFORGE_NAKASENDO_GAMES sets every count (1000: a long run).
+DEFAULT_GAMES = {2: 600, 3: 350, 4: 160}
+GAMES = os.environ.get("RULEFORGE_NAKASENDO_GAMES")
 MAX_STEPS = 5000
 VIEW_EVERY = 7            # views are checked at every 7th decision (they are the slow part)
 
@@ -58,6 +64,10 @@ class Layout:
         self.hiker = prog.props.index("hiker")
         self.snow = prog.props.index("snow")
         self.bears = prog.props.index("bears")
+        self.flipped = prog.props.index("flipped")
+        self.slot = prog.var_base["scoring_slot"]
+        self.scored_path = prog.var_base["scored_path"]
+        self.hiker_points = prog.var_base["hiker_points"]
         self.space = prog.var_base["space"]
         self.current = prog.var_base["current"]
         self.starter = prog.var_base["starter"]
@@ -87,6 +97,157 @@ def test_components_are_the_box() -> None:
             for token, count in (("Juku", 2), ("Samurai", 2), ("Observation Point", 2), ("Temple", 1),
                                  ("Wheel", 1), ("Bell", 1)):
                 assert tokens[f"{terrain} {token}"] == count
+
+
+# --- an independent scorer, from the rulings ------------------------------------------------------
+
+TOKENS = ("Juku", "Samurai", "Observation Point", "Temple", "Wheel", "Bell")
+SHAPES = {"N-S": "NS", "E-W": "EW", "N-E": "NE", "N-W": "NW"}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+STEP = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
+
+
+class Piece:
+    """A component on a board, read from its label and properties."""
+
+    def __init__(self, game: Game, lay: Layout, c: int) -> None:
+        st = game.state
+        label = lay.labels[c]
+        self.tile = lay.kinds[c] == "Tile"
+        self.start = label == "Start"
+        words = label.split(" ")
+        self.terrain = None if self.start else words[0]
+        self.token = " ".join(words[1:]) if not self.tile else None
+        self.marks = 2 if self.start else (1 if label.endswith(" bear") else 0)
+        self.snow = (st.p[lay.snow][c] or 0) if self.tile else 0
+        self.bears = (st.p[lay.bears][c] or 0) if self.tile else 0
+        flipped = bool(st.p[lay.flipped][c]) if self.tile else False
+        if self.start:
+            self.segments = [("N", "S"), ("E", "W")]
+        elif self.tile:
+            a, b = SHAPES[words[1]]
+            self.segments = [(OPPOSITE[a], OPPOSITE[b]) if flipped else (a, b)]
+
+
+class Grid:
+    """One player's board: for each occupied cell, its top tile and the tokens on it, in order."""
+
+    def __init__(self, game: Game, lay: Layout, p: int) -> None:
+        self.cells: dict[tuple[int, int], tuple[Piece, list[Piece]]] = {}
+        for r in range(7):
+            for c in range(7):
+                stack = [Piece(game, lay, k) for k in game.state.z[lay.board[p][r][c]]]
+                tiles = [i for i, x in enumerate(stack) if x.tile]
+                if tiles:
+                    top = tiles[-1]
+                    assert all(not x.tile for x in stack[top + 1:])
+                    self.cells[r, c] = (stack[top], stack[top + 1:])
+
+    def components(self) -> list[tuple[int, set[tuple[int, int]]]]:
+        """(segments, cells) of each connected run of segments."""
+        nodes = [(cell, i) for cell, (tile, _) in self.cells.items() for i in range(len(tile.segments))]
+        parent = {n: n for n in nodes}
+
+        def find(n: Any) -> Any:
+            while parent[n] != n:
+                n = parent[n]
+            return n
+
+        for (r, c), i in nodes:
+            for side in self.cells[r, c][0].segments[i]:
+                dr, dc = STEP[side]
+                other = self.cells.get((r + dr, c + dc))
+                if other is None:
+                    continue
+                for j, seg in enumerate(other[0].segments):
+                    if OPPOSITE[side] in seg:
+                        parent[find(((r, c), i))] = find(((r + dr, c + dc), j))
+        groups: dict[Any, list] = {}
+        for n in nodes:
+            groups.setdefault(find(n), []).append(n)
+        return [(len(g), {cell for cell, _ in g}) for g in groups.values()]
+
+    def snow(self, cell: tuple[int, int]) -> int:
+        return self.cells[cell][0].snow if cell in self.cells else 0
+
+    def bears(self, cell: tuple[int, int]) -> int:
+        tile = self.cells[cell][0]
+        return tile.marks + tile.bears
+
+    def has(self, cell: tuple[int, int], token: str) -> bool:
+        return cell in self.cells and any(t.token == token for t in self.cells[cell][1])
+
+    def score_path(self, path: set[tuple[int, int]], extras: int, hiker: int) -> dict[str, int]:
+        tokens = [(cell, i, t) for cell in path for i, t in enumerate(self.cells[cell][1])]
+
+        def near(cell: tuple[int, int]) -> list[tuple[int, int]]:
+            return [(cell[0] + dr, cell[1] + dc) for dr, dc in STEP.values()]
+
+        jukus = sum(1 for _, _, t in tokens if t.token == "Juku")
+        items = {
+            "Juku": {0: 0, 1: 2, 2: 5, 3: 8, 4: 11}.get(jukus, 15),
+            "Samurai": 3 * len({t.terrain for _, _, t in tokens if t.token == "Samurai"}),
+            "Temple": 2 * sum(1 for _, _, t in tokens if t.token == "Temple"),
+            "Wheel": sum(self.snow(cell) + sum(self.snow(y) for y in near(cell))
+                         for cell, _, t in tokens if t.token == "Wheel"),
+            "Observation Point": sum(
+                2 * len({self.cells[cell][0].terrain} | {u.terrain for u in self.cells[cell][1][:i]})
+                for cell, i, t in tokens if t.token == "Observation Point"),
+            "colours": 2 * sum(1 for cell, _, t in tokens if t.terrain == self.cells[cell][0].terrain),
+            "Extra Actions": 2 * extras,
+            "Bears": -sum(self.bears(x) for x in path
+                          if not self.has(x, "Temple") and not self.has(x, "Bell")
+                          and not any(y in path and self.has(y, "Bell") for y in near(x))),
+            "Snow": -sum(4 if self.snow(x) >= 5 else 2 if self.snow(x) >= 3 else 0
+                         for x in path if not self.has(x, "Temple")),
+            "reservations": hiker,
+        }
+        return items
+
+    def intermediate(self, path_terrain: str | None, composition: str | None, other: str | None) -> int:
+        total = 0
+        for terrain in (path_terrain, other):
+            if terrain is not None:
+                total += 2 * sum(1 for tile, _ in self.cells.values() if tile.terrain == terrain)
+                total += 2 * sum(1 for _, toks in self.cells.values() for t in toks if t.terrain == terrain)
+        if composition is not None:
+            present, feature = composition.split(" ")
+            for cell, (_, toks) in self.cells.items():
+                has = {"Bears": self.bears(cell) > 0, "Snow": self.snow(cell) > 0, "Discoveries": bool(toks)}[feature]
+                total += 2 if has == (present == "with") else 0
+        return total
+
+
+def check_intermediate(game: Game, lay: Layout, line: str) -> None:
+    zones = game.view(None)["zones"]
+    slot = game.state.v[lay.slot]
+    pair = zones[f"inter_slots[1,{slot}]"][0]
+    a = zones["slot_a"][0].removeprefix("Path Scoring ") if "A" in pair else None
+    b = zones["slot_b"][0] if "B" in pair else None
+    c = zones["slot_c"][0].removeprefix("Path Scoring ") if "C" in pair else None
+    got = [int(part.split(" ")[1]) for part in line.split(": ", 1)[1].split(", ")]
+    assert got == [Grid(game, lay, p).intermediate(a, b, c) for p in range(lay.players)], line
+
+
+def check_final(game: Game, lay: Layout) -> None:
+    st = game.state
+    cell_of = {lay.board[p][r][c]: (r, c) for p in range(lay.players) for r in range(7) for c in range(7)}
+    for row in game.scores():
+        p = row["player"]
+        grid = Grid(game, lay, p)
+        comps = grid.components()
+        most = max(n for n, _ in comps)
+        longest = [cells for n, cells in comps if n == most]
+        chosen = {cell_of[z] for z in st.v[lay.scored_path + p]}
+        assert chosen in longest
+        extras, hiker = len(st.z[lay.extras[p]]), st.v[lay.hiker_points + p]
+        items = grid.score_path(chosen, extras, hiker)
+        assert {k: row["breakdown"][k] for k in items} == items
+        best = max(sum(grid.score_path(cells, extras, hiker).values()) for cells in longest)
+        assert sum(items.values()) == best
+        # the ranking's tie-breaks read the chosen path
+        assert list(row["rank"]) == [row["total"], -sum(grid.bears(x) for x in chosen),
+                                     -sum(grid.snow(x) for x in chosen)]
 
 
 def check_state(game: Game, lay: Layout) -> None:
@@ -155,8 +316,14 @@ def play(players: int, seed: int) -> None:
             key = (st.v[lay.space], me)
             if not turns or turns[-1] != key:
                 turns.append(key)
+        logged = len(st.log)
         game._apply_unchecked(action)
+        if len(st.log) > logged:
+            for line in game.log_lines(logged):
+                if line.startswith("scoring intermediate"):
+                    check_intermediate(game, lay, line)
     check_state(game, lay)
+    check_final(game, lay)
     check_views(game, lay)
     # Rounds: spaces first..10, each with one turn of every player from the first player
     # (a turn whose every action was impossible plays nothing, so it can be missing here).
@@ -179,5 +346,5 @@ def play(players: int, seed: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games(players: int) -> None:
-    for seed in range(GAMES):
+    for seed in range(int(GAMES) if GAMES else DEFAULT_GAMES[players]):
         play(players, seed)
