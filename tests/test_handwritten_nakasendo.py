@@ -545,3 +545,110 @@ def test_bad_player_count() -> None:
     for n in (1, 5):
         with pytest.raises(ValueError):
             hw.play_random_game(n, random.Random(0))
+
+
+# --- game mechanics, one rule at a time -------------------------------------------------------------------
+
+
+def new_game(players: int = 3) -> Any:
+    """A set-up game whose every later decision takes option 0 (the first listed)."""
+    g = hw._Game(players, random.Random(1))
+    g.rand = lambda n: 0
+    return g
+
+
+def test_tile_targets_keep_4x4() -> None:
+    g = new_game()
+    # Start alone: cover it or go next to it: 5 cells; no token target (only the Start).
+    assert sorted(g.tile_targets[0]) == [(3, 4), (4, 3), (4, 4), (4, 5), (5, 4)]
+    assert g.token_targets[0] == []
+    # A row of 4 columns: no cell left of column 3 or right of column 6.
+    g.grids[0].update({(4, 3): [hw.make_tile("Water", "E-W")], (4, 5): [hw.make_tile("Water", "E-W")],
+                       (4, 6): [hw.make_tile("Water", "E-W")]})
+    g._targets(0)
+    assert sorted(g.tile_targets[0]) == sorted([(4, c) for c in range(3, 7)] + [(r, c) for r in (3, 5)
+                                                                                for c in range(3, 7)])
+    assert sorted(g.token_targets[0]) == [(4, 3), (4, 5), (4, 6)]
+    # Counts: a curve has 2 placements per cell (flips), a straight 1, a token 1 per Path tile.
+    cands = [(hw.make_tile("Rock", "N-E"), 0), (hw.make_tile("Rock", "N-S"), 0), (hw.Token("Juku", "Rock"), 0)]
+    assert g._count(0, cands) == [24, 12, 3]
+
+
+def test_covering_discards_tokens_snow_and_bears() -> None:
+    g = new_game()
+    old = hw.make_tile("Water", "N-S", snow=2, bears=1)
+    juku = hw.Token("Juku", "Water")
+    g.grids[0][(4, 5)] = [old, juku]
+    g._targets(0)
+    new = next(e for e in g.supplies[0] if isinstance(e, hw.Tile))
+    target = g.tile_targets[0].index((4, 5)) * (2 if new.shape in hw.CURVES else 1)
+    g._place(0, new, 0, target)
+    assert g.grids[0][(4, 5)] == [old, new] and not new.flipped
+    assert (old.snow, old.bears) == (0, 0)
+    assert g.discarded == [juku]
+
+
+def test_action_2_gives_an_extra_action_and_frees_a_hiker() -> None:
+    g = new_game()
+    e = g.supplies[1][0]
+    g.hiker[2], g.hiker_at[2] = e, 1  # player 3 reserved it in player 2's supply
+    g._place(0, e, 1, 0)
+    assert g.extra == [0, 1, 0] and g.extra_pool == 15 and g.affected == {1}
+    assert g.hiker[2] is None and g.reservation_points == [0, 0, 2]
+    g.extra_pool = 0  # the general supply is empty: nothing gained
+    g._place(0, g.supplies[2][0], 2, 0)
+    assert g.extra == [0, 1, 0] and g.affected == {1, 2}
+
+
+def test_action_3_from_the_market() -> None:
+    g = new_game()
+    e = g.market_tiles[0]
+    g.hiker[0], g.hiker_at[0] = e, hw.MARKET
+    assert (e, -2) in g._candidates(0)
+    g._place(0, e, -2, 0)
+    assert g.hiker[0] is None and g.reserved_played and len(g.market_tiles) == 1
+    assert g.reservation_points == [0, 0, 0] and g.extra_pool == 16 and not g.affected
+
+
+def test_reserve_then_refills_in_order() -> None:
+    # 3 players, player 1 (seat 0) played from seats 2 and 1. Every decision takes option 0:
+    # seat 0 reserves the first Market tile; seat 1 (left of seat 0) refills first and takes
+    # it (seat 0's Hiker comes home, +2 VP), seat 2 takes the next Market tile, then seat 0
+    # the first Market token (its Hiker is home, nothing to skip).
+    g = new_game()
+    t0, t1 = g.market_tiles
+    k0 = g.market_tokens[0]
+    for q in (1, 2):
+        g.supplies[q].pop()
+    g.supplies[0].pop()
+    g.affected = {2, 1}
+    g._end_of_turn(0)
+    assert g.supplies[1][-1] is t0 and g.supplies[2][-1] is t1 and g.supplies[0][-1] is k0
+    assert g.hiker[0] is None and g.reservation_points == [2, 0, 0]
+    assert len(g.market_tiles) == 2 and len(g.market_tokens) == 2  # restocked
+
+
+def test_extra_actions_are_spent() -> None:
+    # Option 0 everywhere: two actions, then "spend" twice: 4 placements, both tokens back.
+    # (Option 0 covers the first cell again and again: tokens under a new tile are discarded.)
+    g = new_game(2)
+    g.extra[0], g.extra_pool = 2, 14
+    g._turn(0)
+    placed = sum(len(stack) for stack in g.grids[0].values()) - 1 + len(g.discarded)
+    assert placed == 4 and g.extra[0] == 0
+    assert g.extra_pool + sum(g.extra) == 16
+
+
+@pytest.mark.parametrize("space, snow", [(2, 1), (3, 1), (4, 2), (6, 2), (7, 3), (9, 3), (10, 4)])
+def test_event_snow_and_bear(space: int, snow: int) -> None:
+    g = new_game(2)
+    field = [hw.make_tile("Field", "E-W"), hw.make_tile("Field", "N-S")]
+    water = hw.make_tile("Water", "E-W")
+    g.grids[0].update({(4, 3): [field[0]], (4, 5): [field[1]], (3, 4): [water]})
+    g.events = [(("Field", "snow"), ("Water", "bear"))]
+    g._event(space)
+    # Seat 0 places `snow` tokens (option 0: all on the first Field tile) and 1 Bear on the
+    # Water tile; seat 1 has neither terrain: no decision. The Starting tile gets nothing.
+    assert (field[0].snow, field[1].snow, water.bears) == (snow, 0, 1)
+    assert g.decisions == snow + 1
+    assert g.grids[0][(4, 4)][0].snow == 0
