@@ -652,3 +652,39 @@ def test_event_snow_and_bear(space: int, snow: int) -> None:
     assert (field[0].snow, field[1].snow, water.bears) == (snow, 0, 1)
     assert g.decisions == snow + 1
     assert g.grids[0][(4, 4)][0].snow == 0
+
+
+# --- independence, and the engine when its rules exist -------------------------------------------------
+
+BASELINE = Path(__file__).parents[1] / "bench" / "handwritten_nakasendo.py"
+RULES = Path(__file__).parents[1] / "games" / "nakasendo.rules"
+
+
+def test_baseline_imports_nothing_from_ruleforge() -> None:
+    import ast
+
+    tree = ast.parse(BASELINE.read_text())
+    names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    assert not [n for n in names if n.split(".")[0] == "ruleforge"]
+
+
+@pytest.mark.skipif(not RULES.is_file(), reason="games/nakasendo.rules is not written yet")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_engine_takes_as_many_decisions(players: int) -> None:
+    """The bench compares like for like only if both take the same decisions: mean decisions
+    per game over 200 random games agree within 5% (about 9 standard errors)."""
+    import ruleforge
+
+    rules = ruleforge.load(RULES)
+    rng = random.Random(0)
+    engine = 0
+    for seed in range(200):
+        game = rules.new_game(players, seed=seed)
+        while not game.is_over:
+            acts = game.legal_actions()
+            game.apply(acts[rng.randrange(len(acts))])
+            engine += 1
+    rng = random.Random(0)
+    hand = sum(hw.play_random_game(players, rng).decisions for _ in range(200))
+    assert abs(engine - hand) <= 0.05 * hand, (engine / 200, hand / 200)
