@@ -44,16 +44,23 @@ class RandomAgent:
         return actions[self.rng.randrange(len(actions))]
 
 
-def _total(game: Game, player: int) -> int:
-    return game.scores()[player]["total"]
+def standing(game: Game, player: int, finals: list[str]) -> int:
+    """A player's total so far plus, while the game is not over, what the final scorings
+    `finals` would add now: what a one-step greedy player maximises."""
+    total = game.scores()[player]["total"]
+    if finals and not game.is_over:
+        funcs = game.program.score_funcs
+        try:
+            total += sum(funcs[name](game.state, player)[1] for name in finals)
+        except Exception as err:
+            raise game._runtime_error(err) from None
+    return total
 
 
 class GreedyAgent:
-    """Takes the action with the best immediate gain in its own total; ties by its own rng.
-
-    Gains appear only when an action triggers scoring, so most choices are seeded-random
-    ties; that is what 'one step greedy' means, and it is cheap enough to simulate.
-    """
+    """Takes the action that most raises its standing: its total so far plus what the final
+    scorings would give it if the game ended now (games without `final` scorings: the total
+    alone). Ties are broken by its own rng, so it is cheap, seeded and never stuck."""
 
     name = "greedy"
 
@@ -66,16 +73,16 @@ class GreedyAgent:
             return actions[0]
         me = game.current_player
         assert me is not None, "choose() called on a finished game"
-        before = _total(game, me)
+        finals = [name for name, decl in game.program.model.scorings.items() if decl.final]
         best: list[Action] = []
-        best_gain: int | None = None
+        best_value: int | None = None
         for action in actions:
             trial = game.clone()
             trial.apply(action)
-            gain = _total(trial, me) - before
-            if best_gain is None or gain > best_gain:
-                best, best_gain = [action], gain
-            elif gain == best_gain:
+            value = standing(trial, me, finals)
+            if best_value is None or value > best_value:
+                best, best_value = [action], value
+            elif value == best_value:
                 best.append(action)
         return best[self.rng.randrange(len(best))]
 
