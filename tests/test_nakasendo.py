@@ -137,6 +137,54 @@ def test_blue_player_ranking_keys() -> None:
     assert list(game.program.rank_func(game.state, 0)[1:]) == [-10, -7]
 
 
+def parse_entry(text: str) -> Entry:
+    """'Flowers N-E [flipped, snow 3]' -> {"label": "Flowers N-E", "flipped": True, "snow": 3}."""
+    text = text.strip()
+    if not text.endswith("]"):
+        return text
+    label, _, mods = text[:-1].partition("[")
+    entry: dict[str, Any] = {"label": label.strip()}
+    for mod in mods.split(","):
+        words = mod.split()
+        entry[words[0]] = True if len(words) == 1 else int(words[1])
+    return entry
+
+
+def test_blue_grid_of_the_handwritten_engine_in_a_position_file() -> None:
+    # tests/nakasendo_blue.txt, another rebuilding of the rulebook's Blue player, read as a
+    # position (properties in stacks, a grid given in part). Its comments (test_handwritten_
+    # nakasendo.py) work it out by hand: 22 + 5 + 6 + 2 + 7 + 6 + 8 + 4 - 6 - 2 = 52; the path is
+    # (4,3) (4,4) (4,5) (5,5) (6,5) (6,6) (5,6) (4,6) (3,6); Bears on it 9, Snow 10.
+    cells: dict[tuple[int, int], list[Entry]] = {}
+    for line in (ROOT / "tests" / "nakasendo_blue.txt").read_text().splitlines():
+        where, _, what = line.partition(":")
+        r, c = (int(x) for x in where.split())
+        parts, depth, cur = [], 0, ""
+        for ch in what:
+            depth += ch == "["
+            depth -= ch == "]"
+            if ch == "," and depth == 0:
+                parts.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        cells[r, c] = [parse_entry(x) for x in [*parts, cur]]
+    rows = [[cells.get((r, c)) for c in range(3, 7)] for r in range(3, 7)]
+    data = {"format": POSITION, "players": 2,
+            "zones": {"board(P1)": {"at": [3, 3], "rows": rows}, "extras(P1)": ["Extra Action"] * 2},
+            "vars": {"score(P1)": 22}}
+    game = RULES.position(data)
+    row = final(game)
+    assert {k: row[k] for k in ("Juku", "Samurai", "Temple", "Wheel", "Observation Point", "colours",
+                                "Extra Actions", "Bears", "Snow")} == {
+        "Juku": 5, "Samurai": 6, "Temple": 2, "Wheel": 7, "Observation Point": 6, "colours": 8,
+        "Extra Actions": 4, "Bears": -6, "Snow": -2}
+    assert row["total"] + 22 == 52
+    path = [(4, 3), (4, 4), (4, 5), (5, 5), (6, 5), (6, 6), (5, 6), (4, 6), (3, 6)]
+    game.set_var("scored_path", [game.zone_index("board", 0, r, c) for r, c in path], owner=0)
+    assert list(game.program.rank_func(game.state, 0)[1:]) == [-9, -10]
+
+
 # --- the final scoring steps, one by one ------------------------------------------------------------
 
 # A short path: Start's E-W segment -> (4,5) Water E-W (2 segments); the Start's N-S segment alone.

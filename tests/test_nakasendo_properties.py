@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from baselines import load_baseline
 
 import ruleforge
 from ruleforge import Game
@@ -78,6 +79,7 @@ class Layout:
 
 
 LAYOUTS = {n: Layout(n) for n in (2, 3, 4)}
+hw = load_baseline("handwritten_nakasendo")      # the hand-written engine's scorer, a second opinion
 
 
 def test_components_are_the_box() -> None:
@@ -229,6 +231,14 @@ def check_intermediate(game: Game, lay: Layout, line: str) -> None:
     assert got == [Grid(game, lay, p).intermediate(a, b, c) for p in range(lay.players)], line
 
 
+def tile_mods(st: Any, lay: Layout, k: int) -> str:
+    if lay.kinds[k] != "Tile":
+        return ""
+    mods = (["flipped"] if st.p[lay.flipped][k] else []) + \
+        [f"{name} {st.p[i][k]}" for name, i in (("snow", lay.snow), ("bears", lay.bears)) if st.p[i][k]]
+    return f" [{', '.join(mods)}]" if mods else ""
+
+
 def check_final(game: Game, lay: Layout) -> None:
     st = game.state
     cell_of = {lay.board[p][r][c]: (r, c) for p in range(lay.players) for r in range(7) for c in range(7)}
@@ -245,6 +255,13 @@ def check_final(game: Game, lay: Layout) -> None:
         assert {k: row["breakdown"][k] for k in items} == items
         best = max(sum(grid.score_path(cells, extras, hiker).values()) for cells in longest)
         assert sum(items.values()) == best
+        # the hand-written engine's scorer agrees on the same grid
+        text = "".join(f"{r + 1} {c + 1}: " + ", ".join(
+            lay.labels[k] + tile_mods(st, lay, k) for k in st.z[lay.board[p][r][c]]) + "\n"
+            for r in range(7) for c in range(7) if st.z[lay.board[p][r][c]])
+        theirs = hw.final_score(hw.grid_from_text(text), extras, 0, hiker)
+        assert {k: theirs.breakdown[k] for k in items} == items
+        assert {(r - 1, c - 1) for r, c in theirs.cells} in longest
         # the ranking's tie-breaks read the chosen path
         assert list(row["rank"]) == [row["total"], -sum(grid.bears(x) for x in chosen),
                                      -sum(grid.snow(x) for x in chosen)]
