@@ -68,7 +68,7 @@ def build(boards: dict[int, dict[tuple[int, int], Entry | list[Entry]]], players
 
 
 def final(game: Game, seat: int = 0) -> dict[str, int]:
-    return game.preview_scoring("final_path")[seat]
+    return game.preview_scoring("final")[seat]
 
 
 def tile(label: str, **props: Any) -> dict[str, Any]:
@@ -501,8 +501,8 @@ def test_placement_beyond_4x4_refused() -> None:
     me = game.current_player
     with pytest.raises(GameError):
         game.apply((game.program.action_ids["play_tile"],
-                    (game.evaluate("first(t for t in supply(p) if t is Tile)", p=me),
-                     game.zone_index("board", me, 4, 6), False)))
+                    (game.zone_index("board", me, 4, 6),
+                     game.evaluate("first(t for t in supply(p) if t is Tile)", p=me), False)))
 
 
 def test_token_not_on_the_starting_tile() -> None:
