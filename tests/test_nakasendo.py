@@ -661,3 +661,114 @@ def test_check_and_simulate_are_clean() -> None:
     for players in (2, 3, 4):
         result = runner.invoke(main, ["simulate", str(NAKASENDO), "-n", "3", "--players", str(players)])
         assert result.exit_code == 0, result.output
+
+
+# --- Events, Extra Action supply, Action 3, skipped actions ------------------------------------------
+
+
+@pytest.mark.parametrize(("space", "snow"), [(1, 1), (2, 1), (3, 1), (4, 2), (5, 2), (6, 2), (7, 3), (8, 3),
+                                             (9, 3), (10, 4)])
+def test_snow_per_event(space: int, snow: int) -> None:
+    game = RULES.new_game(2, seed=0)
+    game.set_var("space", space)
+    assert game.evaluate("snow_count") == snow
+
+
+def top_tiles(game: Game, seat: int) -> dict[str, str]:
+    """'r,c' -> the label of the uncovered tile, from a spectator's view."""
+    out = {}
+    for key, labels in game.view(None)["zones"].items():
+        if key.startswith(f"board(P{seat + 1})[") and labels:
+            tiles = [lab for lab in labels if lab == "Start" or "-" in lab]
+            out[key.split("[")[1][:-1]] = tiles[-1]
+    return out
+
+
+def test_event_snow_then_bear_in_turn_order() -> None:
+    # Round 2 opens with the Event shown: "Snow on Forest, Bear on Rock". Space 2: 1 Snow each.
+    # For Snow, each player from the first player chooses one of their uncovered Forest tiles
+    # (no such tile: no decision); then the same for the Bear on Rock. The Start never receives any.
+    probe = RULES.new_game(2, seed=0)
+    first = probe.current_player
+    boards = {0: {(4, 5): "Forest E-W", (4, 6): "Rock E-W", (3, 4): "Water N-S", (5, 4): "Field N-S"},
+              1: {(4, 5): "Rock E-W", (4, 6): "Water E-W"}}
+    game = build(boards, zones={"event_shown": ["Snow on Forest, Bear on Rock"]})
+    preset = {(seat, f"{r},{c}") for seat, cells in boards.items() for r, c in cells}
+    # Round 1: plays that leave the preset tiles uncovered (tokens, or tiles on new cells).
+    while True:
+        labels = game.legal_labels()
+        if any(lab.startswith("1 ") for lab in labels):
+            break
+        seat = game.current_player
+        plays = [lab for lab in labels if lab.startswith("play ")
+                 and (" on " in lab or (seat, lab.split(" at ")[1].split(" ")[0]) not in preset)]
+        game.apply(plays[0] if plays else ("pass" if "pass" in labels else labels[-1]))
+    seen: list[tuple[int, list[str]]] = []
+    while not any(lab.startswith("play ") for lab in game.legal_labels()):
+        seat = game.current_player
+        labels = game.legal_labels()
+        seen.append((seat, labels))
+        game.apply(labels[0])
+    expected = []
+    for kind, terrain in (("Snow", "Forest"), ("Bear", "Rock")):
+        for seat in (first, 1 - first):
+            # the Snow and Bear placed earlier in this loop change no label
+            cells = {rc: lab for rc, lab in top_tiles(game, seat).items() if lab.startswith(terrain)}
+            if cells:
+                expected.append((seat, [f"1 {kind} on {lab} at {rc}" for rc, lab in
+                                        sorted(cells.items(), key=lambda kv: tuple(map(int, kv[0].split(","))))]))
+    assert seen == expected
+    assert [seat for seat, _ in seen][:1] == [first] and any(labels for _, labels in seen)
+    assert all("Start" not in lab for _, labels in seen for lab in labels)
+    # and the first player's turn follows
+    assert game.current_player == first
+    assert game.view(None)["zones"]["event_discard"] == ["Snow on Forest, Bear on Rock"]
+
+
+def test_no_extra_action_token_when_the_general_supply_is_empty() -> None:
+    probe = RULES.new_game(2, seed=0)
+    me = probe.current_player
+    other = 1 - me
+    game = build({}, zones={"general": [], f"extras(P{me + 1})": ["Extra Action"] * 16})
+    label = next(lab for lab in game.legal_labels() if f" from P{other + 1} at" in lab)
+    game.apply(label)
+    zones = game.view(None)["zones"]
+    assert zones[f"extras(P{other + 1})"] == [] and zones["general"] == []
+
+
+def test_action_3_from_another_supply() -> None:
+    # The player's Hiker is on an element of the other player's supply: it is offered only as
+    # "play your reserved ...", once; the other player gains an Extra Action token and refills first.
+    probe = RULES.new_game(2, seed=0)
+    me = probe.current_player
+    other = 1 - me
+    game = build({}, zones={f"supply(P{other + 1})": ["Rock N-S", "Water Juku", "Field E-W"]})
+    rock = game.state.z[game.zone_index("supply", other)][0]
+    game.set_prop(rock, "hiker", me)
+    labels = game.legal_labels()
+    assert "play your reserved Rock N-S from P2 at 4,5".replace("P2", f"P{other + 1}") in labels
+    assert not any(lab.startswith("play Rock N-S") for lab in labels)
+    game.apply(f"play your reserved Rock N-S from P{other + 1} at 4,5")
+    assert game.evaluate("hiker_home(p)", p=me)
+    assert not any("reserved" in lab for lab in game.legal_labels())
+    play_first(game, "play ")                   # the second action, from the own supply
+    assert game.view(None)["zones"][f"extras(P{other + 1})"] == ["Extra Action"]
+    assert game.view(None)["vars"][f"hiker_points(P{me + 1})"] == 0
+    assert refill_order(game, me) == [other, me]
+
+
+def test_actions_that_cannot_be_taken_are_skipped() -> None:
+    # The player's supply holds one Path tile; the other supply is empty; only the Start is on
+    # the board and the Market holds tokens (which only Action 3 could play from there). The
+    # first action plays the tile; then nothing can be placed: the second action is skipped.
+    probe = RULES.new_game(2, seed=0)
+    me = probe.current_player
+    other = 1 - me
+    game = build({}, zones={f"supply(P{me + 1})": ["Rock N-S"], f"supply(P{other + 1})": [],
+                            "market": ["Field Juku", "Forest Juku"]})
+    assert game.current_player == me
+    game.apply("play Rock N-S at 4,5")
+    # the second action cannot be taken: skipped (ruling); the Reserve follows
+    assert game.current_player == me
+    assert game.legal_labels() == ["reserve Field Juku from the Market", "reserve Forest Juku from the Market", "pass"]
+    assert sum(1 for line in game.log_lines() if "has no legal action" in line) == 1
