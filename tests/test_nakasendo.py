@@ -661,6 +661,15 @@ def test_check_and_simulate_are_clean() -> None:
     for players in (2, 3, 4):
         result = runner.invoke(main, ["simulate", str(NAKASENDO), "-n", "3", "--players", str(players)])
         assert result.exit_code == 0, result.output
+    # the greedy agent reads the ranking before any final scoring (no path chosen yet)
+    result = runner.invoke(main, ["simulate", str(NAKASENDO), "-n", "1", "--players", "2", "--agents", "greedy"])
+    assert result.exit_code == 0, result.output
+
+
+def test_scores_before_the_end() -> None:
+    # No scoring applied yet: every total 0, and the ranking's tie-breaks read an empty path.
+    game = RULES.new_game(3, seed=4)
+    assert [(row["total"], list(row["rank"])) for row in game.scores()] == [(0, [0, 0, 0])] * 3
 
 
 # --- Events, Extra Action supply, Action 3, skipped actions ------------------------------------------
