@@ -123,17 +123,18 @@ class Chooser:
                 for n, i in enumerate(pool, 1):
                     self.say(f"  {n}. {self.labels[i]}")
             elif text and not text.isdigit():
-                found = self.typed(text, pool)
+                found = self.typed(text, pool, len(pool))
                 if found is not None:
                     return found
             else:
                 self.say(f"please enter a number from 1 to {len(pool)}")
 
-    def typed(self, text: str, pool: list[int]) -> int | None:
+    def typed(self, text: str, pool: list[int], numbers: int) -> int | None:
         """An action named by its words among `pool`: one match is taken; several are offered."""
         matches = [pool[k] for k in words_match(text, [self.labels[i] for i in pool])]
         if not matches:
-            self.say(f"no legal action matches '{text}' (? for help)")
+            self.say(f"no legal action matches '{text}': please enter a number from 1 to {numbers}, "
+                     "or an action's words (? for help)")
             return None
         if len(matches) == 1:
             return self.taken(matches[0])
@@ -216,7 +217,7 @@ class Chooser:
                 value = self.value_named(low, options, shown)
                 if value is not None:
                     return value
-                found = self.typed(text, list(range(len(self.labels))))
+                found = self.typed(text, list(range(len(self.labels))), len(options))
                 if found is not None:
                     return found
             else:
