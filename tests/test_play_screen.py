@@ -125,7 +125,8 @@ def test_small_decisions_keep_the_numbered_list() -> None:
     assert script.choose(game) == game.legal_labels()[1]
     assert "  1. " + game.legal_labels()[0] in script.shown
     assert "P3 [1-6]> " in script.shown
-    assert any(line.startswith("no legal action matches 'x': please enter a number from 1 to 6") for line in script.shown)
+    assert any(line.startswith("no legal action matches 'x': please enter a number from 1 to 6")
+               for line in script.shown)
 
 
 def test_step_by_step_action_then_each_parameter() -> None:
@@ -155,7 +156,8 @@ def test_a_single_value_is_taken_without_asking() -> None:
     assert game.view(0)["zones"]["hand(P1)"] == ["Forest", "Forest"]
     script = Script("1", "3,2", "true", "2")
     assert script.choose(game) == "place Forest at 3,2 flipped #2"
-    assert not any("choose t" in line for line in script.shown)
+    assert not any("choose t " in line for line in script.shown)
+    assert "place, t = Forest: choose x (16 actions left)" in script.shown
     assert "place, t = Forest, x = board(P1)[3,2], f = true: choose which one (2 actions left)" in script.shown
 
 
