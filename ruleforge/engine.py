@@ -26,7 +26,7 @@ class Action(NamedTuple):
 
 class ActionParts(NamedTuple):
     """An action as people read it in pieces: the action's name and each parameter's value
-    (`("cell", "board(P1)[3,4]")`), so that a chooser can offer one piece at a time."""
+    (`("x", "grid(P1)[3,4]")`), so that a chooser can offer one piece at a time."""
 
     name: str
     params: tuple[tuple[str, str], ...]

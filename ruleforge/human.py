@@ -4,7 +4,7 @@ decision has hundreds of legal actions.
 A small decision is a numbered list. A large one is chosen step by step: the action, then each
 of its parameters in turn, every step offering only the values that still lead to a legal
 action (a step with one value is taken without asking). At any prompt a person may instead
-type an action's words (`place Lake 2,2`): a unique match is taken, several narrow the choice.
+type an action's words (`name val 3,4`): a unique match is taken, several narrow the choice.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ HELP = """\
   a number      the option of that number
   a value       the option with that text, or the start of it (at a step)
   words         the action whose label has these words, in order (each may be cut short):
-                'place Lake 2,2' finds 'place Lake at 2,2'; several matches narrow the choice
+                'name val 3,4' finds 'name Value at 3,4'; several matches narrow the choice
   b             back one step (or out of a narrowing, or of the full list)
   l             list every legal action, numbered (then a number picks from that list)
   ?             this help"""
@@ -70,7 +70,7 @@ def in_columns(items: list[str], width: int) -> list[str]:
 
 
 def cell_of(text: str) -> tuple[str, str] | None:
-    """`board(P1)[3,4]` as (`board(P1)`, `3,4`); None for a value that is not a cell."""
+    """`grid(P1)[3,4]` as (`grid(P1)`, `3,4`); None for a value that is not a cell."""
     if text.endswith("]") and "[" in text:
         grid, _, place = text[:-1].rpartition("[")
         return grid, place

@@ -21,7 +21,8 @@ def screen_width() -> int:
 
 
 def component_text(label: str, props: dict[str, Any] | None) -> str:
-    """A component with its set properties, compactly: `Tile (flipped, weight 2)`."""
+    """A component with its set properties, compactly: `Label (a, b 2)` (a flag set to true
+    by its name alone), so that a stack's state fits in one grid cell."""
     if not props:
         return label
     parts = []
