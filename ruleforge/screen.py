@@ -110,6 +110,9 @@ def render_grid(name: str, cells: dict[tuple[int, int], Any], width: int) -> lis
     row_span = shown_span([r for r, _ in used], rows, trim)
     column_span = shown_span([k for _, k in used], columns, trim)
     title = f"{name} ({rows} by {columns}"
+    hidden = sum(1 for content, _ in cells.values() if isinstance(content, dict))
+    if hidden:
+        title += f"; {hidden} cells hidden" if hidden > 1 else "; 1 cell hidden"
     if len(row_span) < rows or len(column_span) < columns:
         title += f"; rows {row_span[0]}-{row_span[-1]}, columns {column_span[0]}-{column_span[-1]} shown"
     table = Table(box=box.SQUARE, show_lines=True, padding=(0, 1))

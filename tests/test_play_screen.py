@@ -100,10 +100,10 @@ def test_naishi_grids_show_hidden_cells_and_the_whole_of_a_full_grid() -> None:
     while "develop" not in game.legal_labels()[0]:
         game.apply(game.legal_actions()[0])
     text = "\n".join(render_view(game.view(0, properties=True), width=100))
-    assert "  territory(P2) (2 by 5)" in text  # full: not trimmed
+    assert "  territory(P2) (2 by 5; 5 cells hidden)" in text  # full: not trimmed
     row2 = [line for line in text.splitlines() if line.startswith("  │ 2 │")]
     assert row2 and all("hidden" in cell for cell in row2[-1].split("│")[2:-1])  # P2's hidden row
-    assert "│ hidden (5) │" in text  # face-down piles by their size
+    assert "│ hidden (5) │" in text and "  piles (1 by 5; 5 cells hidden)" in text  # face-down, by size
     assert "  river (1 by 5)" in text
 
 
