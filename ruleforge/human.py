@@ -109,8 +109,7 @@ class Chooser:
 
     def from_list(self, pool: list[int], back: bool = True) -> int:
         """A numbered list of actions; raises Back on `b` when there is somewhere to go back to."""
-        for n, i in enumerate(pool, 1):
-            self.say(f"  {n}. {self.labels[i]}")
+        self.list_actions(pool)
         while True:
             text = self.answer(f"{self.who} [1-{len(pool)}]> ")
             if text.isdigit() and 1 <= int(text) <= len(pool):
@@ -120,17 +119,21 @@ class Chooser:
             elif text.lower() == "b" and back:
                 raise Back
             elif text.lower() == "l":
-                for n, i in enumerate(pool, 1):
-                    self.say(f"  {n}. {self.labels[i]}")
+                self.list_actions(pool)
             elif text and not text.isdigit():
-                found = self.typed(text, pool, len(pool))
+                try:
+                    found = self.typed(text, pool, len(pool))
+                except Back:
+                    self.list_actions(pool)
+                    continue
                 if found is not None:
                     return found
             else:
                 self.say(f"please enter a number from 1 to {len(pool)}")
 
     def typed(self, text: str, pool: list[int], numbers: int) -> int | None:
-        """An action named by its words among `pool`: one match is taken; several are offered."""
+        """An action named by its words among `pool`: one match is taken; several are offered
+        (raises Back when the person goes back out of them)."""
         matches = [pool[k] for k in words_match(text, [self.labels[i] for i in pool])]
         if not matches:
             self.say(f"no legal action matches '{text}': please enter a number from 1 to {numbers}, "
@@ -138,13 +141,14 @@ class Chooser:
             return None
         if len(matches) == 1:
             return self.taken(matches[0])
-        self.say(f"{len(matches)} actions match '{text}':")
-        try:
-            if len(matches) <= STEP_THRESHOLD:
-                return self.taken(self.from_list(matches))
-            return self.by_steps(matches)
-        except Back:
-            return None
+        self.say(f"{len(matches)} actions match '{text}' (b: back):")
+        if len(matches) <= STEP_THRESHOLD:  # `b` there raises Back to the caller, which shows its step again
+            return self.taken(self.from_list(matches))
+        return self.by_steps(matches)
+
+    def list_actions(self, pool: list[int]) -> None:
+        for n, i in enumerate(pool, 1):
+            self.say(f"  {n}. {self.labels[i]}")
 
     def taken(self, index: int) -> int:
         self.say(f"-> {self.labels[index]}")
@@ -186,9 +190,37 @@ class Chooser:
 
     def step(self, candidates: list[int], chosen: tuple[str, ...], values: dict[str, int]) -> str | int:
         """One step: the values of the next piece (or an action, typed or from the full list)."""
+        options = list(values)
+        shown = self.shown_values(candidates, len(chosen), options)
+        self.show_step(candidates, chosen, values, shown)
+        everything = list(range(len(self.labels)))
+        while True:
+            text = self.answer(f"{self.who} [1-{len(options)}, b, l, ?]> ")
+            low = text.casefold()
+            if text.isdigit() and 1 <= int(text) <= len(options):
+                return options[int(text) - 1]
+            if low == "?":
+                self.say(HELP)
+            elif low == "b":
+                raise Back
+            elif not text or text.isdigit():
+                self.say(f"please enter a number from 1 to {len(options)}")
+            elif (value := self.value_named(low, options, shown)) is not None:
+                return value
+            else:  # the full list, or an action by its words; back from either: this step again
+                try:
+                    found = self.taken(self.from_list(everything)) if low == "l" else \
+                        self.typed(text, everything, len(options))
+                except Back:
+                    self.show_step(candidates, chosen, values, shown)
+                    continue
+                if found is not None:
+                    return found
+
+    def show_step(self, candidates: list[int], chosen: tuple[str, ...], values: dict[str, int],
+                  shown: dict[str, str]) -> None:
         level = len(chosen)
         options = list(values)
-        shown = self.shown_values(candidates, level, options)
         self.say(self.heading(candidates[0], chosen, len(candidates)))
         if level == 0:
             for n, value in enumerate(options, 1):
@@ -199,29 +231,6 @@ class Chooser:
         else:
             self.say_all(in_columns([f"{n}. {shown[v]} ({values[v]})" if values[v] > 1 else f"{n}. {shown[v]}"
                                      for n, v in enumerate(options, 1)], self.width))
-        while True:
-            text = self.answer(f"{self.who} [1-{len(options)}, b, l, ?]> ")
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                return options[int(text) - 1]
-            low = text.casefold()
-            if low == "?":
-                self.say(HELP)
-            elif low == "b":
-                raise Back
-            elif low == "l":
-                try:
-                    return self.taken(self.from_list(list(range(len(self.labels)))))
-                except Back:
-                    return self.step(candidates, chosen, values)
-            elif text and not text.isdigit():
-                value = self.value_named(low, options, shown)
-                if value is not None:
-                    return value
-                found = self.typed(text, list(range(len(self.labels))), len(options))
-                if found is not None:
-                    return found
-            else:
-                self.say(f"please enter a number from 1 to {len(options)}")
 
     def say_all(self, lines: list[str]) -> None:
         for line in lines:

@@ -166,13 +166,22 @@ def test_typed_words_and_the_full_list() -> None:
     assert Script("Place Lake at 2,3").choose(tiles()) == "place Lake at 2,3"  # the label itself
     script = Script("place lake 3,2", "2")  # two match: the flag is still to choose
     assert script.choose(tiles()) == "place Lake at 3,2 flipped"
-    assert "2 actions match 'place lake 3,2':" in script.shown
+    assert "2 actions match 'place lake 3,2' (b: back):" in script.shown
     script = Script("l", "17")
     assert script.choose(tiles()) == "mark 3,3"
     assert "  18. pass" in script.shown
     script = Script("l", "b", "?", "pass")
     assert script.choose(tiles()) == "pass"
     assert any("list every legal action" in line for line in script.shown)
+
+
+def test_back_out_of_a_narrowing_shows_the_step_again() -> None:
+    script = Script("1", "lake", "b", "2", "b", "1", "2,3", "false")  # back and forth between steps
+    assert script.choose(tiles()) == "place Lake at 2,3"
+    script = Script("1", "b", "place la 2,3", "b", "pass")
+    assert script.choose(tiles()) == "pass"
+    assert "2 actions match 'place la 2,3' (b: back):" in script.shown
+    assert script.shown.count("choose the action (18 legal):") == 3
 
 
 def test_end_of_input_abandons_the_game() -> None:
