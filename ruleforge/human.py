@@ -9,7 +9,8 @@ type an action's words (`name val 3,4`): a unique match is taken, several narrow
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .diagnostics import GameError
@@ -87,6 +88,8 @@ class Chooser:
         self.labels = labels
         self.keys = keys  # per action: (name, value of each parameter..., label): unique per action
         self.params = params  # per action: the names of its parameters
+        # actions a person cannot tell apart: the same pieces, labels the same but for '#2'
+        self.alike = [(*key[:-1], re.sub(r" #\d+$", "", key[-1])) for key in keys]
         self.ask = ask
         self.say = say
         self.width = width
@@ -99,7 +102,19 @@ class Chooser:
             return self.from_list(list(range(len(self.labels))), back=False)
         self.say(f"  {len(self.labels)} legal actions, chosen step by step "
                  "(a number, a value or an action's words; b back, l list all, ? help)")
+        if len(self.distinct(range(len(self.labels)))) < len(self.labels):
+            self.say("  (actions alike but for a '#2' in their label count once; l lists each)")
         return self.by_steps()
+
+    def distinct(self, pool: Iterable[int]) -> list[int]:
+        """The first of each set of alike actions: a choice between them would be a guess."""
+        seen: set[tuple[str, ...]] = set()
+        out = []
+        for i in pool:
+            if self.alike[i] not in seen:
+                seen.add(self.alike[i])
+                out.append(i)
+        return out
 
     def answer(self, prompt: str) -> str:
         try:
@@ -134,7 +149,7 @@ class Chooser:
     def typed(self, text: str, pool: list[int], numbers: int) -> int | None:
         """An action named by its words among `pool`: one match is taken; several are offered
         (raises Back when the person goes back out of them)."""
-        matches = [pool[k] for k in words_match(text, [self.labels[i] for i in pool])]
+        matches = self.distinct(pool[k] for k in words_match(text, [self.labels[i] for i in pool]))
         if not matches:
             self.say(f"no legal action matches '{text}': please enter a number from 1 to {numbers}, "
                      "or an action's words (? for help)")
@@ -158,7 +173,7 @@ class Chooser:
     def by_steps(self, pool: list[int] | None = None) -> int:
         """Narrow `pool` one piece at a time; `b` on the first step leaves a narrowed pool."""
         narrowed = pool is not None
-        pool = pool if pool is not None else list(range(len(self.labels)))
+        pool = self.distinct(pool if pool is not None else range(len(self.labels)))
         path: list[tuple[str, bool]] = []  # (value chosen, taken without asking)
         while True:
             chosen = tuple(value for value, _ in path)

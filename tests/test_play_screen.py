@@ -11,7 +11,7 @@ import pytest
 
 import ruleforge
 from ruleforge.agents import AgentAbort, HumanAgent, render_view
-from ruleforge.human import STEP_THRESHOLD, words_match
+from ruleforge.human import STEP_THRESHOLD, Chooser, words_match
 
 ROOT = Path(__file__).parents[1]
 TILES = ROOT / "tests" / "synthetic" / "tile_grid.rules"
@@ -154,11 +154,24 @@ def test_back_and_values_typed_by_name() -> None:
 def test_a_single_value_is_taken_without_asking() -> None:
     game = tiles(seed=7)  # a hand of two equal tiles: the tile is not asked for
     assert game.view(0)["zones"]["hand(P1)"] == ["Forest", "Forest"]
-    script = Script("1", "3,2", "true", "2")
-    assert script.choose(game) == "place Forest at 3,2 flipped #2"
+    script = Script("1", "3,2", "true")
+    assert script.choose(game) == "place Forest at 3,2 flipped"  # of two alike, the first
     assert not any("choose t " in line for line in script.shown)
-    assert "place, t = Forest: choose x (16 actions left)" in script.shown
-    assert "place, t = Forest, x = board(P1)[3,2], f = true: choose which one (2 actions left)" in script.shown
+    assert "  (actions alike but for a '#2' in their label count once; l lists each)" in script.shown
+    assert "  1. place: 8 options, e.g. place Forest at 2,3" in script.shown
+    assert "place, t = Forest: choose x (8 actions left)" in script.shown
+    assert Script("l", "12").choose(tiles(seed=7)) == "place Forest at 3,2 flipped #2"  # the list has each
+
+
+def test_actions_with_the_same_pieces_but_other_labels_are_told_apart_by_label() -> None:
+    labels = [f"act {n}" for n in range(13)] + ["put a", "put a, face down"]
+    keys = [("act", str(n), f"act {n}") for n in range(13)] + [("put", "a", "put a"), ("put", "a", "put a, face down")]
+    params = [("n",)] * 13 + [("x",)] * 2
+    script = Script("2", "2")
+    chooser = Chooser("P1", labels, keys, params, script.ask, script.shown.append)
+    assert chooser.choose() == 14
+    assert "put, x = a: choose which one (2 actions left)" in script.shown
+    assert "  1. put a              2. put a, face down" in script.shown
 
 
 def test_typed_words_and_the_full_list() -> None:
