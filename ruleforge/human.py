@@ -254,7 +254,7 @@ class Chooser:
     def heading(self, first: int, chosen: tuple[str, ...], count: int) -> str:
         """What this step asks for, after what was chosen so far."""
         if not chosen:
-            return f"choose the action ({count} legal):"
+            return "choose the action:"
         names = self.params[first]
         so_far = ", ".join([chosen[0], *(f"{n} = {v}" for n, v in zip(names, chosen[1:]))])
         what = names[len(chosen) - 1] if len(chosen) <= len(names) else "which one"
