@@ -30,12 +30,16 @@ def span_with(box: tuple[int, int] | None, extra: int | None, first: int, size: 
     """How many rows (or columns) lie between the outermost occupied cells of a grid whose
     extent is `box`, counting cell `extra` as occupied too (a placement tried before it is
     made; a cell of another grid counts for nothing). 0 for an empty grid."""
+    if box is None:
+        return 1 if extra is not None and first <= extra < first + size else 0
+    low, high = box
     if extra is not None and first <= extra < first + size:
         at = position[extra]
-        if box is None:
-            return 1
-        return max(box[1], at) - min(box[0], at) + 1
-    return 0 if box is None else box[1] - box[0] + 1
+        if at < low:
+            low = at
+        elif at > high:
+            high = at
+    return high - low + 1
 
 
 def longest_paths(items: list, near: Sequence, cache: dict) -> list[list]:
