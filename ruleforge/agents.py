@@ -12,17 +12,18 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from .diagnostics import GameError
-from .engine import Action, Game, player_name
+from .engine import Action, Game
+from .human import AgentAbort, HumanAgent
+from .screen import render_view
+
+__all__ = ["AGENT_NAMES", "Agent", "AgentAbort", "GreedyAgent", "HumanAgent", "RandomAgent", "agent_names",
+           "agent_seed", "make_agents", "render_view"]
 
 
 class Agent(Protocol):
     """Anything that picks one of the legal actions of the player to act."""
 
     def choose(self, game: Game) -> Action: ...
-
-
-class AgentAbort(Exception):
-    """A human stopped answering (end of input): the game is abandoned, not an error in it."""
 
 
 def agent_seed(seed: int, seat: int) -> int:
@@ -85,54 +86,6 @@ class GreedyAgent:
             elif value == best_value:
                 best.append(action)
         return best[self.rng.randrange(len(best))]
-
-
-def render_view(view: dict[str, Any]) -> list[str]:
-    """A player's view as short readable lines; empty zones are left out to keep it short."""
-    lines = [f"--- {view['viewer']} sees ({view['game']}) ---"]
-    for zone, content in view["zones"].items():
-        if isinstance(content, dict):
-            if content.get("hidden"):
-                lines.append(f"  {zone}: hidden ({content['hidden']})")
-        elif content:
-            lines.append(f"  {zone}: {', '.join(str(c) for c in content)}")
-    if view["vars"]:
-        lines.append("  " + "  ".join(f"{k}={v}" for k, v in view["vars"].items()))
-    for seen in view.get("seen", []):
-        contents = ", ".join(str(c) for c in seen["contents"]) or "nothing"
-        lines.append(f"  seen in {seen['zone']}: {contents}")
-    return lines
-
-
-class HumanAgent:
-    """A person at a prompt. Sees only their own view, answers with the number of an action."""
-
-    name = "human"
-
-    def __init__(self, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], Any] = print):
-        self.input_fn = input_fn
-        self.output_fn = output_fn
-
-    def choose(self, game: Game) -> Action:
-        me = game.current_player
-        if me is None:
-            raise GameError("the game is over: there is nothing to choose")
-        for line in render_view(game.view(me)):
-            self.output_fn(line)
-        labels = game.legal_labels()
-        actions = game.legal_actions()
-        self.output_fn(f"{player_name(me)}, choose an action:")
-        for i, label in enumerate(labels, 1):
-            self.output_fn(f"  {i}. {label}")
-        while True:
-            try:
-                answer = self.input_fn(f"{player_name(me)} [1-{len(labels)}]> ")
-            except EOFError:  # Ctrl-C is left to the caller, which saves the game and stops
-                raise AgentAbort(f"{player_name(me)} stopped answering: game abandoned") from None
-            answer = answer.strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(labels):
-                return actions[int(answer) - 1]
-            self.output_fn(f"please enter a number from 1 to {len(labels)}")
 
 
 AGENT_NAMES = ("random", "greedy", "human")

@@ -24,6 +24,14 @@ class Action(NamedTuple):
     args: tuple
 
 
+class ActionParts(NamedTuple):
+    """An action as people read it in pieces: the action's name and each parameter's value
+    (`("x", "grid(P1)[3,4]")`), so that a chooser can offer one piece at a time."""
+
+    name: str
+    params: tuple[tuple[str, str], ...]
+
+
 def player_name(p: int | None) -> str:
     return "nobody" if p is None else f"P{p + 1}"
 
@@ -225,6 +233,31 @@ class Game:
         except Exception as err:  # a label's text failed: name its rule
             raise self._runtime_error(err) from None
 
+    def action_parts(self, action: Action | tuple) -> ActionParts:
+        """The action's name and its arguments as text: components by label, seats as P1,
+        cells and zones by their view key, flags as true/false."""
+        aid, args = action
+        prog = self.program
+        kinds = prog.action_params[aid]
+        return ActionParts(prog.actions[aid].name,
+                           tuple((name, self.show_value(kind, value)) for (name, kind), value in zip(kinds, args)))
+
+    def show_value(self, kind: str, value: Any) -> str:
+        """A value of a given kind (comp, zone, player, flag, ...) as people read it."""
+        if value is None:
+            return "none"
+        if kind == "comp" and isinstance(value, int):
+            return self.program.comp_label[value]
+        if kind == "zone" and isinstance(value, int):
+            return self.program.zones[value].key
+        if kind == "player" and isinstance(value, int):
+            return player_name(value)
+        if kind == "flag":
+            return "true" if value else "false"
+        if isinstance(value, (list, tuple)):
+            return "[" + ", ".join(self.show_value("any", v) for v in value) + "]"
+        return str(value)
+
     def legal_labels(self) -> list[str]:
         """Readable labels of the legal actions, made unique with '#2', '#3' where alike."""
         if self._labels is None:
@@ -401,8 +434,11 @@ class Game:
         except Exception as err:  # a `visible ... if` condition failed
             raise self._runtime_error(err) from None
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        """What `player` may see (None: a spectator). Hidden zones show only their size."""
+    def view(self, player: int | None, properties: bool = False) -> dict[str, Any]:
+        """What `player` may see (None: a spectator). Hidden zones show only their size.
+
+        With `properties`, the changeable properties set away from their initial value are
+        listed too, for a screen that draws each component with its state."""
         prog = self.program
         st = self.state
         labels = prog.comp_label
@@ -432,6 +468,8 @@ class Game:
         }
         if player is not None and player == self.current_player:
             view["legal"] = self.legal_labels()
+        if properties:
+            view["properties"] = self._set_properties(zones)
         return view
 
     def _shown(self, value: Any, kind: str) -> Any:
@@ -448,6 +486,31 @@ class Game:
         if kind == "zone":
             return self._zone_key(value)
         return value
+
+    def _set_properties(self, zones: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+        """Per visible zone with any, the set properties of each of its components, in the
+        zone's order (an empty dict for a component with none)."""
+        prog = self.program
+        st = self.state
+        kinds = prog.model.kinds
+        types = prog.model.attr_types
+        out: dict[str, list[dict[str, Any]]] = {}
+        for zi, info in enumerate(prog.zones):
+            if not isinstance(zones[info.key], list) or not st.z[zi]:
+                continue
+            rows = []
+            for c in st.z[zi]:
+                own = kinds[prog.comp_kind[c]].props if prog.comp_kind[c] in kinds else {}
+                shown = {}
+                for k, name in enumerate(prog.props):
+                    value = st.p[k][c]
+                    if name in own and value != prog.prop_init[k]:
+                        kind = types[name][0].kind if name in types else "any"
+                        shown[name] = value if kind in ("int", "flag") else self.show_value(kind, value)
+                rows.append(shown)
+            if any(rows):
+                out[info.key] = rows
+        return out
 
     def _zone_key(self, zi: int) -> str:
         return self.program.zones[zi].key

@@ -18,12 +18,28 @@ OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east", 
 CACHE_SIZE = 100_000
 
 
-def span(zones: Sequence, first: int, size: int, position: Sequence, extra: int | None = None) -> int:
-    """How many rows (or columns, by `position`) lie between the outermost occupied cells of
-    the grid whose cells are `first` to `first + size - 1`, counting `extra` as occupied too
-    (a placement tried before it is made). 0 for an empty grid."""
-    found = [position[c] for c in range(first, first + size) if zones[c] or c == extra]
-    return max(found) - min(found) + 1 if found else 0
+def extent(zones: Sequence, first: int, size: int, position: Sequence) -> tuple[int, int] | None:
+    """The lowest and highest row (or column, by `position`) of the occupied cells of the grid
+    whose cells are `first` to `first + size - 1`; None for an empty grid. Generated code
+    works it out once per decision and tries each placement against it (`span_with`)."""
+    found = [position[c] for c in range(first, first + size) if zones[c]]
+    return (min(found), max(found)) if found else None
+
+
+def span_with(box: tuple[int, int] | None, extra: int | None, first: int, size: int, position: Sequence) -> int:
+    """How many rows (or columns) lie between the outermost occupied cells of a grid whose
+    extent is `box`, counting cell `extra` as occupied too (a placement tried before it is
+    made; a cell of another grid counts for nothing). 0 for an empty grid."""
+    if box is None:
+        return 1 if extra is not None and first <= extra < first + size else 0
+    low, high = box
+    if extra is not None and first <= extra < first + size:
+        at = position[extra]
+        if at < low:
+            low = at
+        elif at > high:
+            high = at
+    return high - low + 1
 
 
 def longest_paths(items: list, near: Sequence, cache: dict) -> list[list]:

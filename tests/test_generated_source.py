@@ -18,9 +18,9 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "63fe6bfb565ed6a5",
-    ("hagakure", 4): "39ebc8c70295b1cf",
-    ("hagakure", 5): "17906adac06d350d",
+    ("hagakure", 3): "ff973c490f89af51",
+    ("hagakure", 4): "86302591728f97e5",
+    ("hagakure", 5): "d8fc5c2c09c9af00",
     ("naishi", 2): "d452b3a95fc35436",
     ("naishi_legends", 2): "d0a6d9fd919ef77b",
 }

@@ -41,7 +41,7 @@ class StatementChecks:
                     self.error(s.what.pos, f"can only move a component, a zone's contents or a list, not {t}")
             self.expect(s.dest, scope, ZONE, "the destination")
         elif isinstance(s, ast.Deal):
-            self.expect(s.count, scope, INT, "a number of cards")
+            self.expect(s.count, scope, INT, "a number of components to deal")
             self.expect(s.source, scope, ZONE, "the zone to deal from")
             z = m.zones.get(s.zone)
             if z is None:

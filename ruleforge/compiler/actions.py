@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast as pyast
 import itertools
 
-from .. import ast
+from .. import ast, invariants
 from ..checker import sub_blocks
 from ..codegen import (
     conjuncts,
@@ -168,6 +168,7 @@ class ActionCompiler:
         # so a condition on the first parameter prunes before the second is enumerated.
         placed: dict[int, list[str]] = {}
         hoists = itertools.count()
+        lifted_names = invariants.names(f"i{aid}_")
         for cond, tag in conds:
             if True:
                 depth, hoisted, rest = placement(cond, variables)
@@ -175,12 +176,25 @@ class ActionCompiler:
                     name = f"h{aid}_{next(hoists)}"
                     placed.setdefault(hoisted[0], []).append(f"{name} = {hoisted[1]}{tag}")
                     rest = f"{name} or {rest}"
+                # costly parts reading fewer parameters: computed once where those are bound
+                rest, lifted = invariants.lift_invariants(rest, variables, depth, lifted_names.__next__)
+                for at, name in lifted:
+                    placed.setdefault(at, []).insert(0, f"{name} = UNSET")
                 placed.setdefault(depth, []).append(f"if not ({rest}):{tag}")
+        domains = [self.cx_iter(q.domain, env) for q in params]
+        for depth in range(2, len(params) + 1):
+            q, domain = params[depth - 1], domains[depth - 1]
+            at = uses(pyast.parse(domain, mode="eval"), variables)
+            if at < depth - 1 and not isinstance(q.domain, ast.Range) and invariants.costly_source(domain):
+                # a source not reading the parameter just outside it: listed once, not per value
+                name = next(lifted_names)
+                placed.setdefault(at, []).insert(0, f"{name} = UNSET")
+                domains[depth - 1] = invariants.lazy(name, domain if domain.startswith("[") else f"list({domain})")
         for depth in range(len(params) + 1):
             indent = "    " * (depth + 1)
             if depth:
                 q = params[depth - 1]
-                domain = self.cx_iter(q.domain, env)
+                domain = domains[depth - 1]
                 head = "    " * depth + f"for a_{q.name} in "
                 if isinstance(q.domain, ast.Range):  # `a..b` worked out while playing: it may be huge
                     lines.append(f"{head}rt.bounded_choices({domain}):{self.tag(q.pos)}")

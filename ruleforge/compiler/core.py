@@ -247,12 +247,28 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
             state_labels=[reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
+            action_params=[self.param_kinds(info) for info in self.actions],
             decision_pos=self.decision_pos, slot_types=self.slot_types, slot_scope=self.slot_scope,
         )
         program.apply_records = [
             (program.state_labels[aid], ns.get(f"act_{aid}") or ns.get(f"enter_{aid}") or _stay,
              tuple(self.actions[aid].limits)) for aid in range(len(self.actions))]
         return program
+
+    def param_kinds(self, info: ActionInfo) -> tuple[tuple[str, str], ...]:
+        """What each parameter of an action takes, so that a value can be shown to people
+        (a component by label, a cell by its place) without reading the generated code."""
+        if info.decl is None:
+            return ()
+        kinds = []
+        for q in info.decl.params:
+            t = self.ck.types.get(q.domain)
+            if t is not None and t.kind == "list" and t.element is not None:
+                t = t.element
+            elif t is not None and t.kind in ("zone", "grid"):
+                t = Type("comp")
+            kinds.append((q.name, t.kind if t is not None else "any"))
+        return tuple(kinds)
 
     def initial_vars(self, ns: dict) -> list:
         out = []

@@ -400,7 +400,9 @@ class ExpressionCompiler:
             if f in ("span_rows", "span_columns"):
                 rows, cols = self.grid_of(args[0])
                 extra = a[1] if len(a) > 1 else "None"
-                return f"span(Z, {a[0]}, {rows * cols}, {'ROW' if f == 'span_rows' else 'COL'}, {extra})"
+                axis = "ROW" if f == "span_rows" else "COL"
+                size = rows * cols
+                return f"span_with(extent(Z, {a[0]}, {size}, {axis}), {extra}, {a[0]}, {size}, {axis})"
         raise AssertionError(e)  # pragma: no cover
 
     def cx_gen(self, e: ast.GenCall, env: Env) -> str:
@@ -418,8 +420,9 @@ class ExpressionCompiler:
             loops += f" for {name} in {code}"
             if more_cond is not None:
                 loops += f" if {self.cx_test(more_cond, inner)}"
-        item = self.cx(e.item, inner)
         f = e.func
+        # any/every only weigh each item's truth: `count(y) > 0` needs no len() there
+        item = self.cx_test(e.item, inner) if f in ("any", "every") else self.cx(e.item, inner)
         if not e.more and f in UNROLLED and len(item) + len(cond) <= MAX_UNROLLED_CODE:
             # (a long item is not copied: generators inside generators would grow exponentially)
             values = self.small_domain(src)

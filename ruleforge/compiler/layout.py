@@ -8,7 +8,7 @@ import math
 
 import attrs
 
-from .. import ast, geometry, runtime, sizes
+from .. import ast, geometry, invariants, runtime, sizes
 from ..diagnostics import Diagnostic, RulesError
 from ..limits import LIMITS
 from .program import Env, ZoneInfo
@@ -184,7 +184,8 @@ class LayoutCompiler:
             "arg_best": runtime.arg_best, "product": itertools.product,
             "table_lookup": runtime.table_lookup, "TBL": self.tables, "ONCE": (0,),
             "GROUPS": {},  # connected groups already worked out, by the cells they cover
-            "longest_paths": geometry.longest_paths, "span": geometry.span, "OPPOSITE": geometry.OPPOSITE,
+            "longest_paths": geometry.longest_paths, "extent": geometry.extent, "span_with": geometry.span_with,
+            "OPPOSITE": geometry.OPPOSITE, "UNSET": invariants.UNSET,
             "PATHS": {},  # longest paths already worked out, by the cells and their segments
             "NEAR": self.neighbours(),
             "KIND": tuple(getattr(self, "comp_kind", ())),

@@ -83,6 +83,8 @@ class Program:
     # per action, what applying it needs, in one tuple (the engine's hot path unpacks it):
     # (label reads the state, its entry function `enter(st, me, *args) -> next block`, limits)
     apply_records: list = attrs.Factory(list)
+    # per action, its parameters as (name, kind of the values it takes: comp, zone, player, flag, ...)
+    action_params: list = attrs.Factory(list)
     decision_pos: dict = attrs.Factory(dict)  # block resuming after a decision -> its choose/turn statement
     slot_types: list = attrs.Factory(list)  # per persistent local (`st.l`): the type of what it holds
     slot_scope: dict = attrs.Factory(dict)  # local -> the blocks [first, end) where it always holds a value

@@ -1,0 +1,75 @@
+"""Loop-invariant parts of legal-action enumeration are computed once, lazily
+(ruleforge/invariants.py): the legal actions are exactly those found without it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import ruleforge
+from ruleforge import invariants
+
+ROOT = Path(__file__).parents[1]
+GAMES = [ROOT / "tests" / "synthetic" / "trails.rules", ROOT / "games" / "naishi.rules",
+         ROOT / "games" / "nakasendo.rules"]
+
+
+def test_a_costly_part_reading_fewer_parameters_is_lifted() -> None:
+    names = iter(["n0", "n1"])
+    cond = "span_with(extent(Z, 0 + me * 49, 49, ROW), a_x, 0 + me * 49, 49, ROW) <= 4"
+    new, lifted = invariants.lift_invariants(cond, ["a_x"], 1, names.__next__)
+    assert lifted == [(0, "n0")]
+    assert new == ("span_with(n0 if n0 is not UNSET else (n0 := extent(Z, 0 + me * 49, 49, ROW)), "
+                   "a_x, 0 + me * 49, 49, ROW) <= 4")
+
+
+def test_parts_bound_inside_the_condition_stay() -> None:
+    # the comprehension's own variable is read: nothing can be computed outside it
+    cond = "any((len([t for t in Z[g_y] if KIND[t] == 'Tile']) > 0 for g_y in ADJ[a_x]))"
+    assert invariants.lift_invariants(cond, ["a_x"], 1, iter(["n0"]).__next__) == (cond, [])
+    # a part reading the innermost parameter stays too
+    cond = "len([t for t in Z[a_x] if KIND[t] == 'Tile' and A_big[t]]) > 0"
+    assert invariants.lift_invariants(cond, ["a_x"], 1, iter(["n0"]).__next__) == (cond, [])
+
+
+def test_a_lifted_part_is_computed_only_when_reached() -> None:
+    # guarded by `len(Z[0])`, the part would fail on an empty zone if computed eagerly
+    cond = "len(Z[0]) > 0 and A_v[next((c for c in Z[0] if A_v[c] > 1), None)] > a_x"
+    new, lifted = invariants.lift_invariants(cond, ["a_x"], 1, iter(["n0"]).__next__)
+    assert lifted == [(0, "n0")]
+    scope = {"UNSET": invariants.UNSET, "n0": invariants.UNSET, "Z": [[]], "A_v": [5, 0]}
+
+    def test(x: int) -> bool:
+        scope["a_x"] = x
+        return eval(new, scope)  # noqa: S307
+
+    assert [test(1), test(2)] == [False, False] and scope["n0"] is invariants.UNSET
+    scope["Z"] = [[0, 1]]
+    assert [test(1), test(9)] == [True, False] and scope["n0"] == 0
+
+
+def _legal_labels_over_games(path: Path, players: int, games: int) -> list[list[str]]:
+    rules = ruleforge.load(path)
+    out = []
+    for seed in range(games):
+        game = rules.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            out.append(game.legal_labels())
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+    return out
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_lifting_changes_no_legal_action(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not path.exists():
+        pytest.skip(f"{path.name} does not exist yet")
+    players = 2
+    lifted = _legal_labels_over_games(path, players, 3)
+    monkeypatch.setattr(invariants, "MIN_NODES", 10**9)
+    monkeypatch.setattr(invariants, "SCANS", set())
+    monkeypatch.setattr(invariants, "costly_source", lambda code: False)
+    assert _legal_labels_over_games(path, players, 3) == lifted
