@@ -614,6 +614,10 @@ def test_reserved_element_taken_gives_2_vp() -> None:
     what = reserved[len("reserve "):-len(" from the Market")]
     # my refill: the reserved element is not offered to me
     assert f"take {what} from the Market" not in game.legal_labels()
+    # every player sees where the Hiker stands (a property of the element)
+    other_view = game.view(other, properties=True)
+    market = other_view["zones"]["market"]
+    assert other_view["properties"]["market"][market.index(what)] == {"hiker": f"P{me + 1}"}
     while game.current_player == me:
         game.apply("take a blind tile" if "take a blind tile" in game.legal_labels() else game.legal_labels()[-1])
     # the other player's turn: play, play, then refill taking my reserved element
