@@ -40,7 +40,7 @@ from ruleforge import Game
 ROOT = Path(__file__).parents[1]
 RULES = ruleforge.load(ROOT / "games" / "nakasendo.rules")
 # About 20 s per player count by default; RULEFORGE_NAKASENDO_GAMES sets every count (1000: a long run).
-DEFAULT_GAMES = {2: 800, 3: 420, 4: 260}
+DEFAULT_GAMES = {2: 1000, 3: 600, 4: 350}
 GAMES = os.environ.get("RULEFORGE_NAKASENDO_GAMES")
 MAX_STEPS = 5000
 VIEW_EVERY = 7            # views are checked at every 7th decision (they are the slow part)
