@@ -213,12 +213,16 @@ def test_scoring_by_name_instead_of_the_final_ones() -> None:
     ]}
     final = json.loads(run("score", STACKS, EXAMPLE, "--json").stdout)
     assert final["scorings"] == ["points"] and [s["total"] for s in final["scores"]] == [15, 1]
+    # as if the game ended now: the 3 points of midway(P1), a score variable, come first
+    assert final["scores"][0]["breakdown"]["scored so far"] == 3
 
 
 def test_several_scorings_add_up() -> None:
     doc = json.loads(run("score", STACKS, EXAMPLE, "--scoring", "tally", "--scoring", "points", "--json").stdout)
     assert doc["scorings"] == ["tally", "points"]
-    assert [s["total"] for s in doc["scores"]] == [19, 5]
+    # tally 4 + points 12 (5 tiles, 2 flipped, -1 bear, markers 4, chip 2); P2: 4 + 1.
+    # Named scorings are what they give now: the 3 points scored so far are not added.
+    assert [s["total"] for s in doc["scores"]] == [16, 5]
     assert doc["scores"][0]["breakdown"]["tally: snow"] == 2 and doc["scores"][0]["breakdown"]["points: tiles"] == 5
     plain = run("score", STACKS, EXAMPLE, "--scoring", "tally", "--scoring", "tally")
     assert plain.stdout.splitlines()[0] == "Stacks: a position scored by tally (as of now; nothing is applied)"

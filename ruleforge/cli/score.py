@@ -76,14 +76,25 @@ def _final_names(rules: Rules) -> list[str]:
     return names
 
 
-def preview_rows(game: Game, names: list[str]) -> list[dict[str, int]]:
+SO_FAR = "scored so far"
+
+
+def preview_rows(game: Game, names: list[str], so_far: bool = False) -> list[dict[str, int]]:
     """Per player each item's points under `names`, scored now, plus "total".
 
     With several scorings an item's label is prefixed by its scoring's name; the total is
-    the sum of their totals.
+    the sum of their totals. With `so_far`, the points players already have (a position's
+    score variables: points of earlier scorings) come first and count in the total, when
+    anyone has some.
     """
     rows: list[dict[str, int]] = [{} for _ in range(game.players)]
     totals = [0] * game.players
+    if so_far:
+        earlier = [entry["total"] for entry in game.scores()]
+        if any(earlier):
+            for p, points in enumerate(earlier):
+                rows[p][SO_FAR] = points
+                totals[p] = points
     for name in names:
         for p, preview in enumerate(game.preview_scoring(name)):
             for item, points in preview.items():
@@ -110,7 +121,7 @@ def _show_preview(rules: Rules, game: Game, names: list[str], chosen: bool, expl
                   position: bool = True) -> None:
     """A position (or a saved state scored by chosen scorings) as `names` would score it now:
     nothing is applied, so an intermediate scoring can be checked at any point of play."""
-    rows = preview_rows(game, names)
+    rows = preview_rows(game, names, so_far=not chosen)
     choices = scoring_choices(game, names)
     best = max(row["total"] for row in rows)
     leaders = [p for p, row in enumerate(rows) if row["total"] == best]
