@@ -105,6 +105,11 @@ class _Builder(Transformer_NonRecursive):
         pos = self.tpos(tok)
         depth = self.string_depths.get((tok.line, tok.column), 0) + 1
         i = 0
+        problem = _brace_problem(text)
+        if problem is not None:
+            at, message, hint = problem
+            self.errors.append(Diagnostic(ast.Pos(self.path, pos.line, pos.column + 1 + at), message, hint))
+            return ast.StrLit(pos, (text,))
         for m in re.finditer(r"\{([^{}]*)\}", text):
             if m.start() > i:
                 parts.append(text[i:m.start()])
@@ -691,6 +696,23 @@ def _unclosed_brace(text: str) -> tuple[int, int] | None:
             elif ch == "}" and stack:
                 stack.pop()
     return stack[-1] if stack else None
+
+
+def _brace_problem(text: str) -> tuple[int, str, str] | None:
+    """Where a string's `{...}` parts go wrong: one inside another (a string inside `{...}`
+    holding `{...}` of its own), or one never closed. None when they are fine."""
+    opened = -1
+    for i, ch in enumerate(text):
+        if ch == "{":
+            if opened >= 0:
+                return (i, "a '{' inside a '{...}' of a string: braces cannot nest",
+                        "give the inner text its own def, e.g. def shown(n: int) = ' number {n}'")
+            opened = i
+        elif ch == "}" and opened >= 0:
+            opened = -1
+    if opened >= 0:
+        return opened, "this '{' in a string is never closed", "close it with '}' (a string cannot hold a literal '{')"
+    return None
 
 
 def parse_expression(text: str, path: str, line_offset: int, col_offset: int,

@@ -495,3 +495,16 @@ def test_save_and_load_round_trip() -> None:
     assert restored.digest() == game.digest()
     assert restored.legal_labels() == game.legal_labels()
     assert first_choices(restored, 20) == first_choices(game, 20)
+
+
+@pytest.mark.parametrize(("text", "message", "column"), [
+    ("flow { log \"card{if true then 'x {1}' else ''}\" }", "a '{' inside a '{...}' of a string: braces cannot nest", 34),
+    ('flow { log "a {1" }', "this '{' in a string is never closed", 15),
+])
+def test_braces_in_strings_that_cannot_work_are_errors(tmp_path, text: str, message: str, column: int) -> None:
+    # before, the text was shown as it stood, the inner part alone worked out
+    path = tmp_path / "b.rules"
+    path.write_text(f'game "b"\nplayers 2\n{text}\n')
+    with pytest.raises(ruleforge.RulesError) as err:
+        ruleforge.load(path)
+    assert f"b.rules:3:{column}: error: {message}" in str(err.value)
