@@ -498,7 +498,8 @@ def test_save_and_load_round_trip() -> None:
 
 
 @pytest.mark.parametrize(("text", "message", "column"), [
-    ("flow { log \"card{if true then 'x {1}' else ''}\" }", "a '{' inside a '{...}' of a string: braces cannot nest", 34),
+    ("flow { log \"card{if true then 'x {1}' else ''}\" }",
+     "a '{' inside a '{...}' of a string: braces cannot nest", 34),
     ('flow { log "a {1" }', "this '{' in a string is never closed", 15),
 ])
 def test_braces_in_strings_that_cannot_work_are_errors(tmp_path, text: str, message: str, column: int) -> None:
