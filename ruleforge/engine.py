@@ -134,13 +134,15 @@ class Game:
             pc = st.pc
 
     # --- errors that name a rule ---------------------------------------------------------
-    def _runtime_error(self, err: Exception) -> GameError:
-        """A rule failed while running: the error names the rule from the traceback."""
+    def _runtime_error(self, err: Exception, fallback: Pos | None = None) -> GameError:
+        """A rule failed while running: the error names the rule from the traceback (else
+        `fallback`, e.g. the decision whose options were being worked out)."""
         pos = None
         for frame in reversed(traceback.extract_tb(err.__traceback__)):
             if frame.filename.startswith("<ruleforge:") and frame.lineno in self.program.line_map:
                 pos = self.program.line_map[frame.lineno]
                 break
+        pos = pos or fallback
         if isinstance(err, runtime.TooManyChoices):
             return GameError(f"{_where(pos)}: this parameter has more than {LIMITS.choices:,} values to try "
                              f"({describe('choices')})", pos)
@@ -151,6 +153,9 @@ class Game:
             rounds = LIMITS.blocks_without_decision
             return GameError(f"{_where(pos)}: this loop ran {rounds:,} rounds without a decision: it never ends "
                              f"({describe('blocks_without_decision')})", pos)
+        if isinstance(err, TypeError) and "NoneType" in str(err):
+            return GameError(f"{_where(pos)}: a value here is none where the rule needs one (a cell outside "
+                             f"the grid, an empty zone's top, an unset variable?) ({type(err).__name__}: {err})", pos)
         return GameError(f"{_where(pos)}: runtime error: {type(err).__name__}: {err}", pos)
 
     def _no_one_can_act(self, skipped: int) -> GameError:
@@ -206,7 +211,7 @@ class Game:
                 for aid in st.options:
                     self.program.legal_funcs[aid](st, st.chooser, out)
         except Exception as err:
-            raise self._runtime_error(err) from None
+            raise self._runtime_error(err, self.program.decision_pos.get(st.pc)) from None
         self._legal = out
 
     # --- queries ---------------------------------------------------------------------

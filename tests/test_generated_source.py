@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "ff973c490f89af51",
-    ("hagakure", 4): "86302591728f97e5",
-    ("hagakure", 5): "d8fc5c2c09c9af00",
-    ("naishi", 2): "d452b3a95fc35436",
-    ("naishi_legends", 2): "d0a6d9fd919ef77b",
+    ("hagakure", 3): "5522fb2f519c6873",
+    ("hagakure", 4): "c8172b7e5428890b",
+    ("hagakure", 5): "2bbce5c718e7f336",
+    ("naishi", 2): "e4530b44c4bf352c",
+    ("naishi_legends", 2): "f9f8236bda2992b0",
 }
 
 

@@ -199,7 +199,7 @@ class ActionCompiler:
                 if isinstance(q.domain, ast.Range):  # `a..b` worked out while playing: it may be huge
                     lines.append(f"{head}rt.bounded_choices({domain}):{self.tag(q.pos)}")
                 else:  # zones, cells, players: bounded by the sizes of the game
-                    lines.append(f"{head}{domain}:")
+                    lines.append(f"{head}{domain}:{self.tag(q.pos)}")
             for line in placed.get(depth, []):
                 lines.append(indent + line)
                 if line.startswith("if not"):
