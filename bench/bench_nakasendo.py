@@ -147,6 +147,20 @@ def full_grid(hw: ModuleType, seed: int) -> dict[Any, list[Any]]:
     return grid
 
 
+def full_grid_position(hw: ModuleType, grid: dict[Any, list[Any]]) -> dict[str, Any]:
+    """The same grid as P1's board in a ruleforge position (docs/positions.md): each element
+    by its label, a tile's flip, Snow and Bears as properties."""
+    def entry(element: Any) -> Any:
+        if not isinstance(element, hw.Tile):
+            return hw.element_label(element)
+        label = hw.element_label(hw.make_tile(element.terrain, element.shape, bool(element.symbols), False, 0, 0)) \
+            if element.terrain is not None else "Start"
+        return {"label": label, "flipped": element.flipped, "snow": element.snow, "bears": element.bears}
+
+    rows = [[[entry(e) for e in grid[(r, c)]] for c in range(3, 7)] for r in range(3, 7)]
+    return {"format": "ruleforge-position/1", "players": 2, "zones": {"board(P1)": {"at": [3, 3], "rows": rows}}}
+
+
 def measure_scoring(rules: ruleforge.Rules | None, reason: str | None, hw: ModuleType, players: int,
                     seed: int) -> dict[str, Any]:
     """Microseconds to find and score the final path.
@@ -182,6 +196,19 @@ def measure_scoring(rules: ruleforge.Rules | None, reason: str | None, hw: Modul
         game.preview_scoring(FINAL_SCORING)
         out["engine"] = {"available": True, "reason": None,
                          "preview_us": per_call_us(lambda: game.preview_scoring(FINAL_SCORING))}
+        # one full 4x4 grid, P1 only: the compiled scoring, with its path cache emptied each
+        # time (a first look at a layout, as the hand-written search always is) and kept
+        position = rules.position(full_grid_position(hw, full))
+        score = position.program.score_funcs[FINAL_SCORING]
+        paths = score.__globals__["PATHS"]
+
+        def fresh() -> None:
+            paths.clear()
+            score(position.state, 0)
+
+        full_total = score(position.state, 0)[1]
+        out["engine"].update(full_us=per_call_us(fresh), full_cached_us=per_call_us(lambda: score(position.state, 0)),
+                             full_total=full_total)
     except Exception as err:  # the rules are in progress: say why
         out["engine"]["reason"] = first_line(err)
     return out
@@ -226,6 +253,12 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str]]:
     if sc["engine"]["available"]:
         out.append(("final path: engine preview (us)", f"{sc['engine']['preview_us']:.1f}",
                     f"game.preview_scoring('{FINAL_SCORING}') on a finished {n}p random game, all players"))
+        agree = "agrees" if sc["engine"]["full_total"] == sc["full_grid_total"] else "DISAGREE"
+        out.append(("final path: engine, full 4x4 (us)", f"{sc['engine']['full_us']:.1f}",
+                    f"the compiled final scoring of the same full 4x4 grid, path search included "
+                    f"(total {sc['engine']['full_total']}: {agree})"))
+        out.append(("final path: engine, full 4x4 cached (us)", f"{sc['engine']['full_cached_us']:.1f}",
+                    "the same, the path of a layout already seen taken from the cache"))
     else:
         out.append(("final path: engine preview (us)", "not available", sc["engine"]["reason"]))
     out += [

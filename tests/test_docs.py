@@ -3,7 +3,7 @@
 - every ```rules block in docs/*.md parses with the real parser (a block may be a fragment:
   statements, an expression, score items, kind members or component entries);
 - ```rules from=FILE blocks are real excerpts of FILE (lines in order; `...` skips lines), and
-  each implemented game (Hagakure, Naishi, the Naishi expansion) is excerpted;
+  each implemented game (Hagakure, Naishi, the Naishi expansion, Nakasendo) is excerpted;
 - the keyword list in docs/language.md is exactly the grammar's keywords, and every built-in
   name of the checker is documented;
 - every link between and within the docs points at a file and heading that exist;
@@ -133,7 +133,8 @@ def test_excerpt_is_real(name: str, line: int, info: str, code: str) -> None:
 
 
 # Every implemented game is shown by real excerpts; a file that does not exist yet is skipped.
-EXCERPTED_GAMES = ["games/hagakure.rules", "games/naishi.rules", "games/naishi_legends.rules"]
+EXCERPTED_GAMES = ["games/hagakure.rules", "games/naishi.rules", "games/naishi_legends.rules",
+                   "games/nakasendo.rules"]
 
 
 @pytest.mark.parametrize("source_name", EXCERPTED_GAMES)
