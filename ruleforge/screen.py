@@ -42,6 +42,18 @@ def contents_text(content: Any, props: list[dict[str, Any]] | None) -> list[str]
     return [component_text(str(c), p) for c, p in zip(content, props)]
 
 
+def runs(texts: list[str]) -> list[str]:
+    """Alike neighbours shown once with their number (`Token ×15`): a supply of identical
+    pieces stays one short line, in its order."""
+    out: list[str] = []
+    for text in texts:
+        if out and out[-1][0] == text:
+            out[-1][1] += 1
+        else:
+            out.append([text, 1])
+    return [text if count == 1 else f"{text} ×{count}" for text, count in out]
+
+
 def render_view(view: dict[str, Any], width: int | None = None) -> list[str]:
     """A player's view as short readable lines; empty piles are left out to keep it short,
     grids are drawn as tables (trimmed round what is on them when mostly empty)."""
@@ -69,7 +81,7 @@ def render_view(view: dict[str, Any], width: int | None = None) -> list[str]:
             if content.get("hidden"):
                 lines.append(f"  {key}: hidden ({content['hidden']})")
         elif content:
-            lines.append(f"  {key}: {', '.join(contents_text(content, props.get(key)))}")
+            lines.append(f"  {key}: {', '.join(runs(contents_text(content, props.get(key))))}")
     if view["vars"]:
         lines.append("  " + "  ".join(f"{k}={v}" for k, v in view["vars"].items()))
     for seen in view.get("seen", []):

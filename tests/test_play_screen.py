@@ -222,3 +222,11 @@ def test_words_match() -> None:
     assert words_match("mark", labels) == [2]
     assert words_match("3,3 mark", labels) == []
     assert words_match("", labels) == []
+
+
+def test_alike_neighbours_in_a_pile_are_counted() -> None:
+    from ruleforge.screen import render_view
+
+    view = {"viewer": "P1", "game": "g", "zones": {"supply": ["Token", "Token", "Token", "Tile", "Token"]},
+            "vars": {}}
+    assert "  supply: Token ×3, Tile, Token" in render_view(view, width=80)
