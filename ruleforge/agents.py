@@ -48,7 +48,7 @@ class RandomAgent:
 def standing(game: Game, player: int, finals: list[str]) -> int:
     """A player's total so far plus, while the game is not over, what the final scorings
     `finals` would add now: what a one-step greedy player maximises."""
-    total = game.scores()[player]["total"]
+    total = game.totals()[player]
     if finals and not game.is_over:
         funcs = game.program.score_funcs
         try:

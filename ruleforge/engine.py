@@ -362,6 +362,14 @@ class Game:
         except Exception as err:  # the ranking failed: name its rule
             raise self._runtime_error(err) from None
 
+    def totals(self) -> list[int]:
+        """Each player's total so far (the sum of the variables `score ... into` adds to), by
+        seat: what `scores()` gives as "total", without working out the ranking."""
+        prog = self.program
+        v = self.state.v
+        bases = [prog.var_base[t] for t in prog.model.score_targets]
+        return [sum(v[b + p] for b in bases) for p in range(prog.players)]
+
     def _scores(self) -> list[dict[str, Any]]:
         prog = self.program
         st = self.state

@@ -148,6 +148,7 @@ def test_into_keeps_the_choice_when_applied(rules) -> None:
         game = rules.new_game(2, seed=seed)
         while not game.is_over:
             game.apply(game.legal_actions()[seed % len(game.legal_actions())])
+        assert game.totals() == [entry["total"] for entry in game.scores()]
         for p in (0, 1):
             walked = game.evaluate("walked(p)", p=p)
             assert walked in game.evaluate("paths(p)", p=p)

@@ -90,7 +90,7 @@ def preview_rows(game: Game, names: list[str], so_far: bool = False) -> list[dic
     rows: list[dict[str, int]] = [{} for _ in range(game.players)]
     totals = [0] * game.players
     if so_far:
-        earlier = [entry["total"] for entry in game.scores()]
+        earlier = game.totals()
         if any(earlier):
             for p, points in enumerate(earlier):
                 rows[p][SO_FAR] = points
