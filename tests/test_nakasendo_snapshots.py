@@ -1,0 +1,49 @@
+"""Snapshots of Nakasendo's final scoring breakdowns. Each one's numbers are asserted by hand
+first (docs/positions.md works the Blue player out step by step from the rulebook), so a
+snapshot can only freeze what was checked."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import ruleforge
+
+ROOT = Path(__file__).parents[1]
+RULES = ruleforge.load(ROOT / "games" / "nakasendo.rules")
+BLUE = json.loads((ROOT / "docs" / "examples" / "nakasendo_blue.json").read_text())
+ZERO = {"Juku": 0, "Samurai": 0, "Temple": 0, "Wheel": 0, "Observation Point": 0, "colours": 0,
+        "Extra Actions": 0, "Bears": 0, "Snow": 0, "reservations": 0}
+PATH = ["board(P1)[3,6]", "board(P1)[4,6]", "board(P1)[5,6]", "board(P1)[6,6]", "board(P1)[6,5]",
+        "board(P1)[5,5]", "board(P1)[4,5]", "board(P1)[4,4]", "board(P1)[4,3]"]
+
+
+def test_the_blue_player(snapshot: Any) -> None:
+    game = RULES.position(BLUE)
+    preview = game.preview_scoring("final")
+    # rulebook: 5 + 6 + 2 + 7 + 6 + 8 + 4 - 6 - 2 = 30, with the 22 scored before: 52
+    assert preview[0] == {**ZERO, "Juku": 5, "Samurai": 6, "Temple": 2, "Wheel": 7, "Observation Point": 6,
+                          "colours": 8, "Extra Actions": 4, "Bears": -6, "Snow": -2, "total": 30}
+    assert game.totals()[0] + preview[0]["total"] == 52
+    # P2 holds its Starting tile alone: a path of one segment with 2 Bear symbols
+    assert preview[1] == {**ZERO, "Bears": -2, "total": -2}
+    assert game.scoring_choices("final")[0] == {"scored_path": PATH}
+    assert preview == snapshot
+
+
+def test_the_blue_player_without_the_bell(snapshot: Any) -> None:
+    # The Rock Bell on (4,5) removed: it no longer matches its Rock tile (colours 8 -> 6), and
+    # the Bear symbols it protected count: the Starting tile's 2 and (4,5)'s 1 (Bears -6 -> -9).
+    # The path is the same (a token carries no path). Final 30 - 2 - 3 = 25.
+    data = copy.deepcopy(BLUE)
+    stack = data["zones"]["board(P1)"]["rows"][1][2]
+    assert stack[-1] == "Rock Bell"
+    stack.pop()
+    game = RULES.position(data)
+    preview = game.preview_scoring("final")
+    assert preview[0] == {**ZERO, "Juku": 5, "Samurai": 6, "Temple": 2, "Wheel": 7, "Observation Point": 6,
+                          "colours": 6, "Extra Actions": 4, "Bears": -9, "Snow": -2, "total": 25}
+    assert game.scoring_choices("final")[0] == {"scored_path": PATH}
+    assert preview == snapshot
