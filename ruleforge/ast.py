@@ -508,6 +508,20 @@ class ScoringDecl(Decl):
 
 
 @node
+class InvariantDecl(Decl):
+    """`invariant "message" (for p)? { cond }`: what every state of the game satisfies; a
+    position or a saved state that breaks it is refused with the message."""
+
+    message: StrLit
+    player: str | None
+    cond: Expr
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return ("InvariantDecl", f"{self.pos.file}:{self.pos.line}:{self.pos.column}")
+
+
+@node
 class EndDecl(Decl):
     """`end when COND (then after turn of P)`: checked when each turn is over."""
 

@@ -362,6 +362,19 @@ class Game:
         except Exception as err:  # the ranking failed: name its rule
             raise self._runtime_error(err) from None
 
+    def invariant_problems(self) -> list[str]:
+        """Each `invariant` of the rules this state breaks, as its message and its rule's place
+        (per player for `invariant ... for p`); empty when it breaks none."""
+        out = []
+        for pos, per_player, test, message in self.program.invariants:
+            for p in range(self.players) if per_player else [None]:
+                try:
+                    if not test(self.state, p):
+                        out.append(f"{message(self.state, p)} (invariant at {_where(pos)})")
+                except Exception as err:
+                    raise self._runtime_error(err, pos) from None
+        return out
+
     def totals(self) -> list[int]:
         """Each player's total so far (the sum of the variables `score ... into` adds to), by
         seat: what `scores()` gives as "total", without working out the ranking."""

@@ -94,6 +94,7 @@ class Model:
     flow: ast.FlowDecl | None = None
     ranking: ast.RankingDecl | None = None
     end_rules: list[ast.EndDecl] = attrs.Factory(list)
+    invariants: list[ast.InvariantDecl] = attrs.Factory(list)
     # attribute name -> (type, is_mutable), merged over all kinds
     attr_types: dict[str, tuple[Type, bool]] = attrs.Factory(dict)
     score_targets: list[str] = attrs.Factory(list)  # vars that `score ... into` adds to

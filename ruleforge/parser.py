@@ -384,6 +384,11 @@ class _Builder(Transformer_NonRecursive):
         return ast.BestValue(self.pos(meta), str(var), source, None if into is None else str(into))
 
     @v_args(meta=True)
+    def invariant_decl(self, meta, c):
+        message, player, cond = c
+        return ast.InvariantDecl(self.pos(meta), self.string(message), None if player is None else str(player), cond)
+
+    @v_args(meta=True)
     def end_decl(self, meta, c):
         return ast.EndDecl(self.pos(meta), c[0], c[1])
 

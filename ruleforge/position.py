@@ -162,6 +162,9 @@ def build_position(rules: Rules, data: Any) -> Game:
         _set_component_props(game, c, entry.props, entry.where)
     _set_props(game, data.get("props", {}))
     _set_vars(game, data.get("vars", {}))
+    problems = game.invariant_problems()
+    if problems:  # a layout the game can never reach: say which rule it breaks
+        raise GameError(f"position: {problems[0]}")
     game._refresh_legal()
     return game
 
@@ -194,10 +197,12 @@ def _place(game: Game, fills: list[tuple[int, list[Entry]]]) -> list[tuple[int, 
 
 
 def _spare_zone(prog, filled: set[int]) -> int:
-    for zi in range(len(prog.zones)):
-        if zi not in filled:
-            return zi
-    raise GameError("position: every zone is described; nowhere is left for the other components")
+    """Where components of described zones go when their own start is described too: a zone
+    nobody sees, else any plain zone, a grid's cell only as a last resort (it would show)."""
+    free = [zi for zi in range(len(prog.zones)) if zi not in filled]
+    if not free:
+        raise GameError("position: every zone is described; nowhere is left for the other components")
+    return min(free, key=lambda zi: (prog.zones[zi].row is not None, prog.zones[zi].visibility != "nobody", zi))
 
 
 def _cell_component(game: Game, key: str) -> int:

@@ -154,6 +154,9 @@ class Rules:
             raise GameError(f"saved state: 'options': {err}") from None
         state: State = state_from_json(prog, data.get("state"))
         game = Game(prog, seed, state)
+        problems = game.invariant_problems()
+        if problems:
+            raise GameError(f"saved state: {problems[0]}")
         if not state.over and not game._legal:
             raise GameError(f"saved state: P{state.chooser + 1} is to decide but has no legal action "
                             "(check 'z', 'v', 'p' and 'options')")

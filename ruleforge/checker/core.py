@@ -93,6 +93,10 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
             scope = Scope(locals={r.player: PLAYER}, pure=True)
             for k in r.keys:
                 self.expect(k, scope, INT, "a ranking key")
+        for inv in self.model.invariants:
+            scope = Scope(locals={inv.player: PLAYER} if inv.player else {}, pure=True)
+            self.check_string(inv.message, scope)
+            self.expect(inv.cond, scope, FLAG, "an invariant")
         for rule in self.model.end_rules:
             scope = Scope(has_me=True, pure=True)
             scope.locals["me"] = PLAYER

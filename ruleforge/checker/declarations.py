@@ -90,6 +90,8 @@ class DeclarationChecks:
                 m.ranking = d
             elif isinstance(d, ast.EndDecl):
                 m.end_rules.append(d)
+            elif isinstance(d, ast.InvariantDecl):
+                m.invariants.append(d)
             elif isinstance(d, (ast.RemoveDecl, ast.ReplaceDecl)):
                 self.error(d.pos, "'remove' and 'replace' only make sense in a file that 'extends' another")
 

@@ -283,6 +283,14 @@ class ActionCompiler:
         lines.append(f"    return {text}")
         return "\n".join(lines)
 
+    def compile_invariant(self, index: int, inv: ast.InvariantDecl) -> str:
+        """An invariant's test and its message, each a function of the state and a seat."""
+        self.where = inv.pos
+        env = Env({inv.player: "p"} if inv.player else {})
+        head = "    Z = st.z; V = st.v; P = st.p"
+        return (f"def invariant_{index}(st, p):\n{head}\n    return {self.cx_test(inv.cond, env)}{self.tag(inv.pos)}\n"
+                f"def invariant_text_{index}(st, p):\n{head}\n    return {self.cx_text(inv.message, env)}")
+
     def compile_visibility(self, index: int, cond: ast.Expr) -> str:
         self.where = cond.pos
         return f"def visible_{index}(st):\n    Z = st.z; V = st.v; P = st.p\n    return {self.cx(cond, Env())}"

@@ -139,6 +139,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         label_src += [self.compile_public_label(info) for info in self.actions
                       if info.decl is not None and info.decl.secret]
         label_src += [self.compile_visibility(i, cond) for i, cond in enumerate(self.vis_conds)]
+        label_src += [self.compile_invariant(i, inv) for i, inv in enumerate(self.m.invariants)]
         score_src = [self.compile_scoring(s) for s in self.m.scorings.values()]
         rank_src = self.compile_ranking()
         source = self.assemble(legal_src, label_src, score_src, rank_src)
@@ -247,6 +248,8 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
             state_labels=[reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
+            invariants=[(inv.pos, inv.player is not None, ns[f"invariant_{i}"], ns[f"invariant_text_{i}"])
+                        for i, inv in enumerate(self.m.invariants)],
             action_params=[self.param_kinds(info) for info in self.actions],
             decision_pos=self.decision_pos, slot_types=self.slot_types, slot_scope=self.slot_scope,
         )

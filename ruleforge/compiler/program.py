@@ -78,6 +78,7 @@ class Program:
     compiler: object = None
     public_label_funcs: list = attrs.Factory(list)  # per action: what others see, if secret
     vis_funcs: list = attrs.Factory(list)  # conditions of `visible ... if cond`
+    invariants: list = attrs.Factory(list)  # (pos, per player, test(st, p), message(st, p)) per `invariant`
     initial: object = None  # the state before the flow starts, made by the engine on first use
     state_labels: list = attrs.Factory(list)  # per action: its label reads the state (log it as text)
     # per action, what applying it needs, in one tuple (the engine's hot path unpacks it):
