@@ -47,3 +47,23 @@ def test_the_blue_player_without_the_bell(snapshot: Any) -> None:
                           "colours": 6, "Extra Actions": 4, "Bears": -9, "Snow": -2, "total": 25}
     assert game.scoring_choices("final")[0] == {"scored_path": PATH}
     assert preview == snapshot
+
+
+def test_each_scoring_token_alone_adds_up_to_the_intermediate_scoring() -> None:
+    # for each slot's token (A+B, B+C or A+C), `intermediate` gives what its tokens' own
+    # scorings give, player by player, on grids of random games
+    import random
+
+    for seed in range(8):
+        game = RULES.new_game(3, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(150):
+            game.apply(game.legal_actions()[rng.randrange(len(game.legal_actions()))])
+        alone = {name: [row["total"] for row in game.preview_scoring(name)]
+                 for name in ("path_a", "composition_b", "path_c")}
+        for slot in (1, 2, 3):
+            game.set_var("scoring_slot", slot)
+            token = game.view(None)["zones"][f"inter_slots[1,{slot}]"][0]  # "A+B", "B+C" or "A+C"
+            names = {"A": "path_a", "B": "composition_b", "C": "path_c"}
+            wanted = [sum(alone[names[k]][p] for k in token.split("+")) for p in range(3)]
+            assert [row["total"] for row in game.preview_scoring("intermediate")] == wanted
