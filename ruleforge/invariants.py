@@ -67,6 +67,12 @@ def costly_source(code: str) -> bool:
                for n in pyast.walk(pyast.parse(code, mode="eval")))
 
 
+def costly_part(code: str) -> bool:
+    """Whether an expression's code is worth computing once rather than several times."""
+    node = pyast.parse(code, mode="eval").body
+    return _costly(node) and not any(isinstance(n, (pyast.NamedExpr, pyast.Lambda)) for n in pyast.walk(node))
+
+
 def _costly(node: pyast.expr) -> bool:
     if not isinstance(node, (pyast.Call, pyast.ListComp, pyast.GeneratorExp, pyast.SetComp)):
         return False

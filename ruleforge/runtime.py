@@ -202,6 +202,15 @@ def last(seq):
     return seq[-1] if seq else None
 
 
+def keep(box: dict, key: int, values):
+    """`values` (a generator clause's source), stored in `box` under `key` to be gone
+    through again; a list is made of anything that can be gone through only once."""
+    if type(values) not in (list, tuple, range):
+        values = list(values)
+    box[key] = values
+    return values
+
+
 def first(seq):
     return seq[0] if seq else None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .. import ast
+from .. import ast, invariants
 from ..codegen import (
     CHEAP,
     CONSTANT,
@@ -178,7 +178,7 @@ class ExpressionCompiler:
                     # `none is K` is false; x is evaluated once (it may draw by chance)
                     if SIMPLE.match(x):
                         return f"({x} is not None and KIND[{x}] == {res[1]!r})"
-                    return f"(lambda _k: _k is not None and KIND[_k] == {res[1]!r})({x})"
+                    return f"(KINDS[{x}] == {res[1]!r})"  # x evaluated once: KINDS maps none too
                 value = self.cx(e.right, env)
                 props = self.uniform_counts_props()
                 if props is not None and SIMPLE.match(value) and "rand_" not in x \
@@ -412,12 +412,24 @@ class ExpressionCompiler:
         src = self.iterable(e.source, env)
         cond = f" if {self.cx_test(e.cond, inner)}" if e.cond is not None else ""
         loops = f"for {var} in {src}{cond}"
+        bound = [var]
+        box = None
         for more_var, more_src, more_cond in e.more:
             code = self.iterable(more_src, inner)
+            if invariant_source(code, bound):
+                # a later clause's source that reads no earlier clause's variable (a range of
+                # columns worked out from a scan of the grid, say) is listed once, the first
+                # time it is reached, not once per value of the clauses before it
+                if box is None:
+                    box = f"_h{next(self.fresh)}"
+                    loops = f"for {box} in ({{}},) {loops}"
+                key = len(bound)
+                code = f"({box}[{key}] if {key} in {box} else keep({box}, {key}, {code}))"
             inner = inner.child()
             name = f"g_{more_var}_{next(self.fresh)}"
             inner.names[more_var] = name
             loops += f" for {name} in {code}"
+            bound.append(name)
             if more_cond is not None:
                 loops += f" if {self.cx_test(more_cond, inner)}"
         f = e.func
@@ -451,6 +463,8 @@ class ExpressionCompiler:
         if f in ("min", "max"):
             return f"{f}(({gen}), default=0)"
         if f == "any":
+            if not e.more and not cond and item == f"Z[{var}]":
+                return f"any(map(Z.__getitem__, {src}))"  # some zone not empty: no generator frame
             return f"any({gen})"
         if f == "every":
             return f"all({gen})"
@@ -472,6 +486,14 @@ class ExpressionCompiler:
             pairs = f"[(({key}), {item}) {loops}]"
             return f"arg_best({pairs}, {fn == 'max'})"
         raise AssertionError(f)  # pragma: no cover
+
+
+def invariant_source(code: str, bound: list[str]) -> bool:
+    """Whether a generator clause's source is worth listing once for all values of the clauses
+    before it: it reads none of their variables and costs a call or a scan to work out."""
+    if any(re.search(rf"\b{name}\b", code) for name in bound):
+        return False
+    return invariants.costly_part(code)
 
 
 def _element(t: Type) -> Type:

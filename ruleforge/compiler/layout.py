@@ -189,6 +189,8 @@ class LayoutCompiler:
             "PATHS": {},  # longest paths already worked out, by the cells and their segments
             "NEAR": self.neighbours(),
             "KIND": tuple(getattr(self, "comp_kind", ())),
+            "KINDS": {**dict(enumerate(getattr(self, "comp_kind", ()))), None: None},  # none too
+            "keep": runtime.keep,
             "CS": self.counts_static(), "CP": self.counts_props(),
             "ROW": tuple(z.row for z in getattr(self, "zones", ())),
             "COL": tuple(z.column for z in getattr(self, "zones", ())),
