@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "ff973c490f89af51",
-    ("hagakure", 4): "86302591728f97e5",
-    ("hagakure", 5): "d8fc5c2c09c9af00",
-    ("naishi", 2): "d452b3a95fc35436",
-    ("naishi_legends", 2): "d0a6d9fd919ef77b",
+    ("hagakure", 3): "d3be7b9e12fd3c7b",
+    ("hagakure", 4): "724e5ddc7c2250f7",
+    ("hagakure", 5): "2681ea256a552830",
+    ("naishi", 2): "2e3b78f3870041a4",
+    ("naishi_legends", 2): "18a1bcb80edca82b",
 }
 
 

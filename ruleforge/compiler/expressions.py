@@ -341,7 +341,7 @@ class ExpressionCompiler:
             return {
                 "count": f"len({coll})", "sum": f"sum({coll})", "min": f"min({coll}, default=0)",
                 "max": f"max({coll}, default=0)", "any": f"any({coll})", "every": f"all({coll})",
-                "first": f"_first({coll})", "last": f"_last({coll})", "distinct": f"len(set({coll}))",
+                "first": f"_first({coll})", "last": f"({coll} or NOTHING)[-1]", "distinct": f"len(set({coll}))",
                 "list": f"list({coll})",
             }[f]
         if kind == "builtin":
@@ -381,7 +381,7 @@ class ExpressionCompiler:
             if f == "adjacent":
                 return f"ADJ[{where}]"
             if f == "top_of":
-                return f"_last(Z[{a[0]}])"
+                return f"(Z[{a[0]}] or NOTHING)[-1]"  # no call: `or` stands in for an empty zone
             if f == "counted_as":
                 return f"counted_as(P, {a[0]}, CS, CP)"
             if f == "capacity":
@@ -471,7 +471,7 @@ class ExpressionCompiler:
         if f == "first":
             return f"next(({gen}), None)"
         if f == "last":
-            return f"_last([{gen}])"
+            return f"([{gen}] or NOTHING)[-1]"
         if f == "distinct":
             return f"len({{{gen}}})"
         if f == "list":

@@ -178,6 +178,7 @@ class LayoutCompiler:
             "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
             "index_in_zone": runtime.index_in_zone, "show": runtime.show,
             "_last": runtime.last, "_first": runtime.first,
+            "NOTHING": (None,),  # `(zone or NOTHING)[-1]`: the top of a zone, none when it is empty
             "pop_frame": runtime.pop_frame, "split_by": runtime.split_by, "counts_as_value": runtime.counts_as_value,
             "counted_as": runtime.counted_as,
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
