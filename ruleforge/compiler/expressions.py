@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 from .. import ast, invariants
@@ -471,6 +472,9 @@ class ExpressionCompiler:
         if f == "first":
             return f"next(({gen}), None)"
         if f == "last":
+            if not e.more and long_sequence(src):
+                # the last one found from the end: the items before it are not looked at
+                return f"next(({item} for {var} in reversed({src}){cond}), None)"
             return f"([{gen}] or NOTHING)[-1]"
         if f == "distinct":
             return f"len({{{gen}}})"
@@ -486,6 +490,15 @@ class ExpressionCompiler:
             pairs = f"[(({key}), {item}) {loops}]"
             return f"arg_best({pairs}, {fn == 'max'})"
         raise AssertionError(f)  # pragma: no cover
+
+
+def long_sequence(code: str) -> bool:
+    """Whether code surely gives a sequence (which `reversed` goes through) that is worth
+    searching from its end: a range of numbers or cells, every component on a grid (a short
+    list, a cell's stack, is cheaper to list whole than to search with a generator)."""
+    node = pyast.parse(code, mode="eval").body
+    return isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) \
+        and node.func.id in ("range", "grid_items")
 
 
 def invariant_source(code: str, bound: list[str]) -> bool:
