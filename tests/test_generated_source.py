@@ -21,8 +21,8 @@ DIGESTS = {
     ("hagakure", 3): "d3be7b9e12fd3c7b",
     ("hagakure", 4): "724e5ddc7c2250f7",
     ("hagakure", 5): "2681ea256a552830",
-    ("naishi", 2): "2e3b78f3870041a4",
-    ("naishi_legends", 2): "18a1bcb80edca82b",
+    ("naishi", 2): "646d33de4e6bc65d",
+    ("naishi_legends", 2): "8ff05129018615e9",
 }
 
 

@@ -85,6 +85,8 @@ class ExpressionCompiler:
             return f"('P' + str({code} + 1))"
         if kind == "flag":
             return f"('yes' if {code} else 'no')"
+        if gives_text(pyast.parse(code, mode="eval").body):
+            return code  # already a text: show() would give it back as it is
         return f"show({code})"
 
     def cx(self, e: ast.Expr, env: Env) -> str:
@@ -490,6 +492,21 @@ class ExpressionCompiler:
             pairs = f"[(({key}), {item}) {loops}]"
             return f"arg_best({pairs}, {fn == 'max'})"
         raise AssertionError(f)  # pragma: no cover
+
+
+def gives_text(node: pyast.expr) -> bool:
+    """Whether Python code surely gives a str (a literal, a label, a join with a text...)."""
+    if isinstance(node, pyast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
+        return gives_text(node.left) or gives_text(node.right)  # str + x is a str or fails
+    if isinstance(node, pyast.IfExp):
+        return gives_text(node.body) and gives_text(node.orelse)
+    if isinstance(node, pyast.Call):
+        return isinstance(node.func, pyast.Name) and node.func.id in ("show", "str")
+    if isinstance(node, pyast.Subscript):
+        return isinstance(node.value, pyast.Name) and node.value.id == "LBL"
+    return False
 
 
 def long_sequence(code: str) -> bool:
