@@ -211,6 +211,12 @@ def keep(box: dict, key: int, values):
     return values
 
 
+def shared(box: list, value):
+    """A part of an expression worked out once: kept in `box` for its other copies."""
+    box.append(value)
+    return value
+
+
 def first(seq):
     return seq[0] if seq else None
 

@@ -217,6 +217,9 @@ class ActionCompiler:
             if depth:
                 q = params[depth - 1]
                 domain = domains[depth - 1]
+                # a part the domain works out several times: once
+                domain, boxes = invariants.share_repeated(domain, lifted_names.__next__)
+                lines.extend("    " * depth + f"{box} = []" for box in boxes)
                 target = ", ".join(q.names) if isinstance(q, Combined) else f"a_{q.name}"
                 head = "    " * depth + f"for {target} in "
                 if isinstance(q.domain, ast.Range):  # `a..b` worked out while playing: it may be huge

@@ -191,7 +191,7 @@ class LayoutCompiler:
             "NEAR": self.neighbours(),
             "KIND": tuple(getattr(self, "comp_kind", ())),
             "KINDS": {**dict(enumerate(getattr(self, "comp_kind", ()))), None: None},  # none too
-            "keep": runtime.keep,
+            "keep": runtime.keep, "shared": runtime.shared,
             "CS": self.counts_static(), "CP": self.counts_props(),
             "ROW": tuple(z.row for z in getattr(self, "zones", ())),
             "COL": tuple(z.column for z in getattr(self, "zones", ())),
