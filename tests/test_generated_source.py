@@ -22,7 +22,7 @@ DIGESTS = {
     ("hagakure", 4): "724e5ddc7c2250f7",
     ("hagakure", 5): "2681ea256a552830",
     ("naishi", 2): "646d33de4e6bc65d",
-    ("naishi_legends", 2): "8ff05129018615e9",
+    ("naishi_legends", 2): "ccfb4d8a3f42df4a",
 }
 
 

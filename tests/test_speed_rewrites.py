@@ -82,3 +82,15 @@ def test_last_from_the_end_is_the_last_found(rules: ruleforge.Rules) -> None:
     assert game.evaluate("last(k for k in 1..10 if k % 3 == 1)") == 10
     assert game.evaluate("last(k for k in 1..10 if k > 10)") is None
     assert game.evaluate("last(k * 2 for k in 1..10 if k < 4)") == 6
+
+
+@pytest.mark.parametrize(("test", "sizes"), [("count(pieces_over(p, n)) > 0", {0: True, 1: True, 2: False}),
+                                             ("count(pieces_over(p, n)) >= 1", {0: True, 2: False}),
+                                             ("count(pieces_over(p, n)) == 0", {0: False, 1: False, 2: True}),
+                                             ("count(pieces_over(p, n)) < 1", {1: False, 2: True}),
+                                             ("count(pieces_over(p, n)) > 1", {0: True, 1: False})])
+def test_a_count_of_a_listing_def_against_zero(rules: ruleforge.Rules, test: str, sizes: dict) -> None:
+    # the hand holds sizes 1 and 2 (3 is on the grid); `> 1` is no question of none or some
+    game = rules.new_game(2, seed=0)
+    for n, expected in sizes.items():
+        assert game.evaluate(test, p=0, n=n) is expected

@@ -15,6 +15,7 @@ from ..codegen import (
     count_names,
     count_vs_zero,
     fixed_range,
+    none_or_some,
     zone_count_vs_zero,
 )
 from ..diagnostics import Diagnostic, RulesError
@@ -167,12 +168,13 @@ class ExpressionCompiler:
             return f"(not {self.cx(e.operand, env)})"
         if isinstance(e, ast.Compare):
             found = count_vs_zero(e, self.m.defs)
-            if found is not None:  # count(...) > 0 and the like: stop at the first one found
-                gen, negate = found
+            listed = self.listed_count_vs_zero(e, env) if found is None else None
+            if found is not None or listed is not None:  # count(...) > 0 and the like: stop at the first one found
+                gen, negate = found if found is not None else listed[:2]
                 true = ast.Name(gen.pos, "true")
                 self.ck.res[true] = ("const", "true")
                 code = self.cx(ast.GenCall(gen.pos, "any", true, gen.var, gen.source, gen.cond, None, gen.more),
-                               env if gen is e.left else Env())
+                               listed[2] if listed is not None else env if gen is e.left else Env())
                 return f"(not {code})" if negate else code
             if e.op == "is":
                 res = self.ck.res.get(e)
@@ -214,6 +216,23 @@ class ExpressionCompiler:
         if isinstance(e, ast.Neg):
             return f"(-{self.cx(e.operand, env)})"
         raise AssertionError(e)  # pragma: no cover
+
+    def listed_count_vs_zero(self, e: ast.Compare, env: Env) -> tuple[ast.GenCall, bool, Env] | None:
+        """`count(f(a)) > 0` (and the like) where def f lists a generator, `list(x for ...)`:
+        that generator, whether negated, and the names for f's body (it is pasted here)."""
+        call = e.left
+        if not (isinstance(call, ast.Call) and call.func == "count" and len(call.args) == 1
+                and isinstance(e.right, ast.IntLit) and self.ck.res.get(call, ("",))[0] == "aggregate"):
+            return None
+        inner = call.args[0]
+        if not (isinstance(inner, ast.Call) and self.ck.res.get(inner, ("",))[0] == "def"):
+            return None
+        body = self.m.defs[inner.func].body
+        if not (isinstance(body, ast.GenCall) and body.func == "list"):
+            return None
+        negated = none_or_some(e.op, e.right.value)
+        names = self.inlined(inner, env) if negated is not None else None
+        return None if names is None else (body, negated, names)
 
     def inlined(self, e: ast.Call, env: Env, codes: list[str] | None = None) -> Env | None:
         """The names for a def's body pasted at a call, or None when it is better called:
