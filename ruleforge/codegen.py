@@ -109,11 +109,11 @@ def count_vs_zero(e: ast.Compare, defs: dict) -> tuple[ast.GenCall, bool] | None
         gen = defs[gen.ident].body
     if not (isinstance(gen, ast.GenCall) and gen.func == "count" and isinstance(value, ast.IntLit)):
         return None
-    negated = _none_or_some(op, value.value)
+    negated = none_or_some(op, value.value)
     return None if negated is None else (gen, negated)
 
 
-def _none_or_some(op: str, value: int) -> bool | None:
+def none_or_some(op: str, value: int) -> bool | None:
     """A count compared with a number asks "is there none?" (True), "is there some?" (False),
     or something else (None)."""
     if (op, value) in ((">", 0), (">=", 1), ("!=", 0)):
@@ -132,7 +132,7 @@ def zone_count_vs_zero(e: ast.Compare, checker) -> tuple[ast.Expr, bool] | None:
     t = checker.types.get(left.args[0])
     if t is None or t.kind != "zone":
         return None
-    negated = _none_or_some(op, value.value)
+    negated = none_or_some(op, value.value)
     return None if negated is None else (left.args[0], negated)
 
 

@@ -11,6 +11,7 @@ and each combination sees exactly the value it saw before.
 from __future__ import annotations
 
 import ast as pyast
+import re
 from collections.abc import Callable, Iterator
 
 from .codegen import uses
@@ -20,6 +21,8 @@ from .codegen import uses
 MIN_NODES = 12
 SCANS = {"extent", "grid_items", "groups", "longest_paths"}
 UNSET = object()  # the value of a lifted part not computed yet (in the program's namespace)
+MAX_SHARED = 8  # repeated parts shared per expression at most
+ITERATORS = {"reversed", "map", "filter", "zip", "iter", "enumerate"}  # gone through once only
 
 
 def lazy(name: str, code: str) -> str:
@@ -67,6 +70,12 @@ def costly_source(code: str) -> bool:
                for n in pyast.walk(pyast.parse(code, mode="eval")))
 
 
+def costly_part(code: str) -> bool:
+    """Whether an expression's code is worth computing once rather than several times."""
+    node = pyast.parse(code, mode="eval").body
+    return _costly(node) and not any(isinstance(n, (pyast.NamedExpr, pyast.Lambda)) for n in pyast.walk(node))
+
+
 def _costly(node: pyast.expr) -> bool:
     if not isinstance(node, (pyast.Call, pyast.ListComp, pyast.GeneratorExp, pyast.SetComp)):
         return False
@@ -101,3 +110,105 @@ def names(prefix: str) -> Iterator[str]:
     while True:
         yield f"{prefix}{k}"
         k += 1
+
+
+def share_repeated(code: str, fresh: Callable[[], str]) -> tuple[str, list[str]]:
+    """`code` (evaluated as one statement's expression) with each costly part that appears
+    several times worked out once, the first time one of its copies is reached: each copy reads
+    a box (`name = []` before the statement) or fills it. Returns the new code and the box
+    names; unchanged when nothing repeats. Copies inside a generator that binds a name the part
+    reads are another value: they stay."""
+    if "rand_" in code:
+        return code, []
+    tree = pyast.parse(code, mode="eval")
+    if any(isinstance(n, (pyast.NamedExpr, pyast.Lambda)) for n in pyast.walk(tree)):
+        return code, []
+    boxes: list[str] = []
+    done: set[str] = set()
+    for _ in range(MAX_SHARED):
+        found: dict[str, list[pyast.expr]] = {}
+        for node, outer in _occurrences(tree.body, frozenset(), boxes):
+            if _worth_sharing(node) and not _reads(node) & outer:
+                found.setdefault(_canonical(node), []).append(node)
+        repeated = [(sum(1 for _ in pyast.walk(nodes[0])), key) for key, nodes in found.items()
+                    if len(nodes) > 1 and key not in done]
+        if not repeated:
+            break
+        _, key = min(repeated)  # the innermost first: the parts around it then read its box
+        done.add(key)
+        name = fresh()
+        boxes.append(name)
+        tree = pyast.fix_missing_locations(_Share({id(n) for n in found[key]}, name).visit(tree))
+    if not boxes:
+        return code, []
+    return pyast.unparse(tree), boxes
+
+
+class _Share(pyast.NodeTransformer):
+    """Each copy of a part (`targets`, by identity) reading box `name`, or filling it."""
+
+    def __init__(self, targets: set[int], name: str):
+        self.targets = targets
+        self.name = name
+
+    def visit(self, node: pyast.AST) -> pyast.AST:
+        if id(node) in self.targets:
+            box, text = self.name, pyast.unparse(node)
+            return pyast.parse(f"({box}[0] if {box} else shared({box}, {text}))", mode="eval").body
+        return super().visit(node)
+
+
+def _worth_sharing(node: pyast.expr) -> bool:
+    """A part that goes through a collection (a generator, a scan of a grid), not a cheap call
+    such as a range, nor an iterator (its copies are not one value)."""
+    if isinstance(node, pyast.GeneratorExp) or isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) \
+            and node.func.id in ITERATORS:
+        return False  # gone through once only: its copies are not one value
+    if any(not name.startswith("g_") for name in _bound_names(node)):
+        return False  # generator names the compiler made fresh (one generator each) only
+    return _costly(node) and any(
+        isinstance(n, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp, pyast.DictComp))
+        or isinstance(n, pyast.Call) and isinstance(n.func, pyast.Name) and n.func.id in SCANS
+        for n in pyast.walk(node))
+
+
+def _occurrences(node: pyast.AST, outer: frozenset, boxes: list[str]) -> Iterator[tuple[pyast.expr, frozenset]]:
+    """Every expression node with the names bound around it by the generators it is in (not
+    those of a part already shared: its copies are read from its box)."""
+    if isinstance(node, pyast.IfExp) and isinstance(node.test, pyast.Name) and node.test.id in boxes:
+        return
+    if isinstance(node, pyast.expr):
+        yield node, outer
+    if isinstance(node, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp, pyast.DictComp)):
+        inner = outer | {n.id for g in node.generators for n in pyast.walk(g.target) if isinstance(n, pyast.Name)}
+        for i, gen in enumerate(node.generators):
+            # the first source is worked out outside the generator, the others inside it
+            yield from _occurrences(gen.iter, outer if i == 0 else inner, boxes)
+            for cond in gen.ifs:
+                yield from _occurrences(cond, inner, boxes)
+        parts = [node.key, node.value] if isinstance(node, pyast.DictComp) else [node.elt]
+        for part in parts:
+            yield from _occurrences(part, inner, boxes)
+        return
+    for child in pyast.iter_child_nodes(node):
+        yield from _occurrences(child, outer, boxes)
+
+
+def _reads(node: pyast.AST) -> set[str]:
+    """The names a part reads from around it (not those its own generators bind)."""
+    return _names(node) - _bound_names(node)
+
+
+def _canonical(node: pyast.AST) -> str:
+    """A part's code with the names its own generators bind numbered in order: two copies of
+    one part inlined twice (each with fresh generator names) have the same canonical code."""
+    bound: dict[str, str] = {}
+    for n in pyast.walk(node):
+        if isinstance(n, pyast.comprehension):
+            for t in pyast.walk(n.target):
+                if isinstance(t, pyast.Name) and t.id not in bound:
+                    bound[t.id] = f"_b{len(bound)}"
+    text = pyast.unparse(node)
+    if not bound:
+        return text
+    return re.sub(r"\b(" + "|".join(map(re.escape, bound)) + r")\b", lambda m: bound[m.group(1)], text)

@@ -202,6 +202,21 @@ def last(seq):
     return seq[-1] if seq else None
 
 
+def keep(box: dict, key: int, values):
+    """`values` (a generator clause's source), stored in `box` under `key` to be gone
+    through again; a list is made of anything that can be gone through only once."""
+    if type(values) not in (list, tuple, range):
+        values = list(values)
+    box[key] = values
+    return values
+
+
+def shared(box: list, value):
+    """A part of an expression worked out once: kept in `box` for its other copies."""
+    box.append(value)
+    return value
+
+
 def first(seq):
     return seq[0] if seq else None
 

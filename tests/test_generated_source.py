@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "5522fb2f519c6873",
-    ("hagakure", 4): "c8172b7e5428890b",
-    ("hagakure", 5): "2bbce5c718e7f336",
-    ("naishi", 2): "e4530b44c4bf352c",
-    ("naishi_legends", 2): "f9f8236bda2992b0",
+    ("hagakure", 3): "d776088c37806447",
+    ("hagakure", 4): "0608a06ff8323184",
+    ("hagakure", 5): "9d925a78cb30634a",
+    ("naishi", 2): "41e67c4c4ee01643",
+    ("naishi_legends", 2): "06b040d2bd706940",
 }
 
 

@@ -73,3 +73,44 @@ def test_lifting_changes_no_legal_action(path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(invariants, "SCANS", set())
     monkeypatch.setattr(invariants, "costly_source", lambda code: False)
     assert _legal_labels_over_games(path, players, 3) == lifted
+
+
+class CountingZones(list):
+    """Zones that count how often they are read."""
+
+    reads = 0
+
+    def __getitem__(self, i):  # noqa: ANN001, ANN204
+        CountingZones.reads += 1
+        return super().__getitem__(i)
+
+
+def test_a_part_repeated_in_one_expression_is_worked_out_once() -> None:
+    scan = "[g_a for g_a in range(0, 6) if Z[g_a]]"
+    renamed = "[g_b for g_b in range(0, 6) if Z[g_b]]"  # the same part, inlined with other names
+    code = f"max({scan}, default=0) - min({scan}, default=0) + len({renamed})"
+    new, boxes = invariants.share_repeated(code, iter(["b0", "b1"]).__next__)
+    assert boxes == ["b0"] and new.count("shared(b0, ") == 3
+    zones = CountingZones([[], [1], [], [2], [3], []])
+    scope = {"Z": zones, "shared": ruleforge.runtime.shared}
+    CountingZones.reads = 0
+    assert eval(code, scope) == 4 - 1 + 3  # noqa: S307
+    assert CountingZones.reads == 18
+    CountingZones.reads = 0
+    assert eval(new, {**scope, "b0": []}) == 4 - 1 + 3  # noqa: S307
+    assert CountingZones.reads == 6
+
+
+def test_copies_in_another_scope_and_generators_are_not_shared() -> None:
+    # inside the generator over a_x, the copy reads that generator's a_x: another value
+    code = "[len([g_t for g_t in Z[a_x] if g_t]) for a_x in range(2)] + [len([g_u for g_u in Z[a_x] if g_u])]"
+    assert invariants.share_repeated(code, iter(["b0"]).__next__) == (code, [])
+    # a generator is gone through once: two copies are two generators
+    code = "max((g_c for g_c in Z[0] if g_c), default=0) + sum((g_d for g_d in Z[0] if g_d))"
+    assert invariants.share_repeated(code, iter(["b0"]).__next__) == (code, [])
+    # chance is never shared
+    code = "rand_choice(st, [g_c for g_c in Z[0] if g_c]) + len([g_d for g_d in Z[0] if g_d])"
+    assert invariants.share_repeated(code, iter(["b0"]).__next__) == (code, [])
+    # names a generator binds that the compiler did not make fresh: not sure to be one value
+    code = "len([c for c in Z[0] if c]) + len([c for c in Z[0] if c])"
+    assert invariants.share_repeated(code, iter(["b0"]).__next__) == (code, [])

@@ -1,6 +1,6 @@
-"""Snapshots of Nakasendo's final scoring breakdowns. Each one's numbers are asserted by hand
-first (docs/positions.md works the Blue player out step by step from the rulebook), so a
-snapshot can only freeze what was checked."""
+"""Snapshots of Nakasendo's final scoring breakdowns, and cross-checks of formulations the
+rules file uses for speed. Each snapshot's numbers are asserted by hand first (docs/positions.md
+works the Blue player out step by step from the rulebook), so it can only freeze what was checked."""
 
 from __future__ import annotations
 
@@ -67,3 +67,19 @@ def test_each_scoring_token_alone_adds_up_to_the_intermediate_scoring() -> None:
             names = {"A": "path_a", "B": "composition_b", "C": "path_c"}
             wanted = [sum(alone[names[k]][p] for k in token.split("+")) for p in range(3)]
             assert [row["total"] for row in game.preview_scoring("intermediate")] == wanted
+
+
+def test_the_window_is_the_span_limit() -> None:
+    # tile_cells (a window worked out once per grid) holds exactly the cells next to or under
+    # a tile where a new tile keeps the span within max_span, on grids of random games
+    import random
+
+    every = ("list(x for x in cells(board(q)) if (count(x) > 0 or any(count(y) > 0 for y in adjacent(x)))"
+             " and span_rows(board(q), x) <= max_span and span_columns(board(q), x) <= max_span)")
+    for seed in range(10):
+        game = RULES.new_game(2, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            for q in (0, 1):
+                assert sorted(game.evaluate("tile_cells(q)", q=q)) == sorted(game.evaluate(every, q=q))
+            game.apply(game.legal_actions()[rng.randrange(len(game.legal_actions()))])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast as pyast
 import itertools
+from typing import NamedTuple
 
 from .. import ast, invariants
 from ..checker import sub_blocks
@@ -20,6 +21,14 @@ from ..diagnostics import Diagnostic, RulesError
 from ..limits import LIMITS, describe
 from ..model import ANY, PLAYER, Type, element_of
 from .program import ActionInfo, Env
+
+
+class Combined(NamedTuple):
+    """Several last parameters gone through together, as one loop over their combinations."""
+
+    pos: object
+    names: list[str]
+    domain: None = None
 
 
 class ActionCompiler:
@@ -182,10 +191,23 @@ class ActionCompiler:
                     placed.setdefault(at, []).insert(0, f"{name} = UNSET")
                 placed.setdefault(depth, []).append(f"if not ({rest}):{tag}")
         domains = [self.cx_iter(q.domain, env) for q in params]
+        suffix = self.invariant_suffix(params, domains, variables, placed)
+        if suffix:
+            # the last parameters, tested by nothing and listed from none of the ones before
+            # them (a piece and its orientations, for every target cell): their combinations
+            # are listed once, the first time they are reached, not once per earlier value
+            k = len(params) - len(suffix) + 1
+            name = next(lifted_names)
+            placed.setdefault(0, []).insert(0, f"{name} = UNSET")
+            combos = "[(" + "".join(f"{v}, " for v in variables[k - 1:]) + ") " + " ".join(
+                f"for {v} in {domains[d - 1]}" for d, v in zip(range(k, len(params) + 1), variables[k - 1:])) + "]"
+            domains = domains[:k - 1] + [invariants.lazy(name, combos)]
+            params = [*params[:k - 1], Combined(params[k - 1].pos, variables[k - 1:])]
         for depth in range(2, len(params) + 1):
             q, domain = params[depth - 1], domains[depth - 1]
             at = uses(pyast.parse(domain, mode="eval"), variables)
-            if at < depth - 1 and not isinstance(q.domain, ast.Range) and invariants.costly_source(domain):
+            if at < depth - 1 and not isinstance(q, Combined) and not isinstance(q.domain, ast.Range) \
+                    and invariants.costly_source(domain):
                 # a source not reading the parameter just outside it: listed once, not per value
                 name = next(lifted_names)
                 placed.setdefault(at, []).insert(0, f"{name} = UNSET")
@@ -195,7 +217,11 @@ class ActionCompiler:
             if depth:
                 q = params[depth - 1]
                 domain = domains[depth - 1]
-                head = "    " * depth + f"for a_{q.name} in "
+                # a part the domain works out several times: once
+                domain, boxes = invariants.share_repeated(domain, lifted_names.__next__)
+                lines.extend("    " * depth + f"{box} = []" for box in boxes)
+                target = ", ".join(q.names) if isinstance(q, Combined) else f"a_{q.name}"
+                head = "    " * depth + f"for {target} in "
                 if isinstance(q.domain, ast.Range):  # `a..b` worked out while playing: it may be huge
                     lines.append(f"{head}rt.bounded_choices({domain}):{self.tag(q.pos)}")
                 else:  # zones, cells, players: bounded by the sizes of the game
@@ -207,6 +233,27 @@ class ActionCompiler:
         args = "(" + "".join(f"{v}, " for v in variables) + ")"
         lines.append("    " * (len(params) + 1) + f"out.append(({aid}, {args}))")
         return lines
+
+    @staticmethod
+    def invariant_suffix(params: list, domains: list[str], variables: list[str], placed: dict) -> list[int]:
+        """The depths of the longest run of last parameters (two or more) whose domains read
+        no parameter before the run, with no requirement tested among them; [] when none."""
+        best: list[int] = []
+        for k in range(len(params) - 1, 0, -1):  # the run starts at depth k + 1
+            depths = list(range(k + 1, len(params) + 1))
+            if any(placed.get(d) for d in depths) or any(isinstance(params[d - 1].domain, ast.Range) for d in depths):
+                break
+            read = set()
+            for d in depths:
+                node = pyast.parse(domains[d - 1], mode="eval")
+                read |= {i for i, v in enumerate(variables) if v in {n.id for n in pyast.walk(node)
+                                                                    if isinstance(n, pyast.Name)}}
+            if any(i < k for i in read) or any(isinstance(n, pyast.NamedExpr)
+                                               for d in depths for n in pyast.walk(pyast.parse(domains[d - 1]))):
+                continue
+            if len(depths) >= 2:
+                best = depths
+        return best
 
     def too_many_choices(self, aid: int) -> RulesError:
         decl = self.actions[aid].decl

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 
-from .. import ast
+from .. import ast, invariants
 from ..codegen import (
     CHEAP,
     CONSTANT,
@@ -14,6 +15,7 @@ from ..codegen import (
     count_names,
     count_vs_zero,
     fixed_range,
+    none_or_some,
     zone_count_vs_zero,
 )
 from ..diagnostics import Diagnostic, RulesError
@@ -84,6 +86,8 @@ class ExpressionCompiler:
             return f"('P' + str({code} + 1))"
         if kind == "flag":
             return f"('yes' if {code} else 'no')"
+        if gives_text(pyast.parse(code, mode="eval").body):
+            return code  # already a text: show() would give it back as it is
         return f"show({code})"
 
     def cx(self, e: ast.Expr, env: Env) -> str:
@@ -164,12 +168,13 @@ class ExpressionCompiler:
             return f"(not {self.cx(e.operand, env)})"
         if isinstance(e, ast.Compare):
             found = count_vs_zero(e, self.m.defs)
-            if found is not None:  # count(...) > 0 and the like: stop at the first one found
-                gen, negate = found
+            listed = self.listed_count_vs_zero(e, env) if found is None else None
+            if found is not None or listed is not None:  # count(...) > 0 and the like: stop at the first one found
+                gen, negate = found if found is not None else listed[:2]
                 true = ast.Name(gen.pos, "true")
                 self.ck.res[true] = ("const", "true")
                 code = self.cx(ast.GenCall(gen.pos, "any", true, gen.var, gen.source, gen.cond, None, gen.more),
-                               env if gen is e.left else Env())
+                               listed[2] if listed is not None else env if gen is e.left else Env())
                 return f"(not {code})" if negate else code
             if e.op == "is":
                 res = self.ck.res.get(e)
@@ -178,7 +183,7 @@ class ExpressionCompiler:
                     # `none is K` is false; x is evaluated once (it may draw by chance)
                     if SIMPLE.match(x):
                         return f"({x} is not None and KIND[{x}] == {res[1]!r})"
-                    return f"(lambda _k: _k is not None and KIND[_k] == {res[1]!r})({x})"
+                    return f"(KINDS[{x}] == {res[1]!r})"  # x evaluated once: KINDS maps none too
                 value = self.cx(e.right, env)
                 props = self.uniform_counts_props()
                 if props is not None and SIMPLE.match(value) and "rand_" not in x \
@@ -211,6 +216,23 @@ class ExpressionCompiler:
         if isinstance(e, ast.Neg):
             return f"(-{self.cx(e.operand, env)})"
         raise AssertionError(e)  # pragma: no cover
+
+    def listed_count_vs_zero(self, e: ast.Compare, env: Env) -> tuple[ast.GenCall, bool, Env] | None:
+        """`count(f(a)) > 0` (and the like) where def f lists a generator, `list(x for ...)`:
+        that generator, whether negated, and the names for f's body (it is pasted here)."""
+        call = e.left
+        if not (isinstance(call, ast.Call) and call.func == "count" and len(call.args) == 1
+                and isinstance(e.right, ast.IntLit) and self.ck.res.get(call, ("",))[0] == "aggregate"):
+            return None
+        inner = call.args[0]
+        if not (isinstance(inner, ast.Call) and self.ck.res.get(inner, ("",))[0] == "def"):
+            return None
+        body = self.m.defs[inner.func].body
+        if not (isinstance(body, ast.GenCall) and body.func == "list"):
+            return None
+        negated = none_or_some(e.op, e.right.value)
+        names = self.inlined(inner, env) if negated is not None else None
+        return None if names is None else (body, negated, names)
 
     def inlined(self, e: ast.Call, env: Env, codes: list[str] | None = None) -> Env | None:
         """The names for a def's body pasted at a call, or None when it is better called:
@@ -341,7 +363,7 @@ class ExpressionCompiler:
             return {
                 "count": f"len({coll})", "sum": f"sum({coll})", "min": f"min({coll}, default=0)",
                 "max": f"max({coll}, default=0)", "any": f"any({coll})", "every": f"all({coll})",
-                "first": f"_first({coll})", "last": f"_last({coll})", "distinct": f"len(set({coll}))",
+                "first": f"_first({coll})", "last": f"({coll} or NOTHING)[-1]", "distinct": f"len(set({coll}))",
                 "list": f"list({coll})",
             }[f]
         if kind == "builtin":
@@ -381,7 +403,7 @@ class ExpressionCompiler:
             if f == "adjacent":
                 return f"ADJ[{where}]"
             if f == "top_of":
-                return f"_last(Z[{a[0]}])"
+                return f"(Z[{a[0]}] or NOTHING)[-1]"  # no call: `or` stands in for an empty zone
             if f == "counted_as":
                 return f"counted_as(P, {a[0]}, CS, CP)"
             if f == "capacity":
@@ -412,12 +434,24 @@ class ExpressionCompiler:
         src = self.iterable(e.source, env)
         cond = f" if {self.cx_test(e.cond, inner)}" if e.cond is not None else ""
         loops = f"for {var} in {src}{cond}"
+        bound = [var]
+        box = None
         for more_var, more_src, more_cond in e.more:
             code = self.iterable(more_src, inner)
+            if invariant_source(code, bound):
+                # a later clause's source that reads no earlier clause's variable (a range of
+                # columns worked out from a scan of the grid, say) is listed once, the first
+                # time it is reached, not once per value of the clauses before it
+                if box is None:
+                    box = f"_h{next(self.fresh)}"
+                    loops = f"for {box} in ({{}},) {loops}"
+                key = len(bound)
+                code = f"({box}[{key}] if {key} in {box} else keep({box}, {key}, {code}))"
             inner = inner.child()
             name = f"g_{more_var}_{next(self.fresh)}"
             inner.names[more_var] = name
             loops += f" for {name} in {code}"
+            bound.append(name)
             if more_cond is not None:
                 loops += f" if {self.cx_test(more_cond, inner)}"
         f = e.func
@@ -451,13 +485,18 @@ class ExpressionCompiler:
         if f in ("min", "max"):
             return f"{f}(({gen}), default=0)"
         if f == "any":
+            if not e.more and not cond and item == f"Z[{var}]":
+                return f"any(map(Z.__getitem__, {src}))"  # some zone not empty: no generator frame
             return f"any({gen})"
         if f == "every":
             return f"all({gen})"
         if f == "first":
             return f"next(({gen}), None)"
         if f == "last":
-            return f"_last([{gen}])"
+            if not e.more and long_sequence(src):
+                # the last one found from the end: the items before it are not looked at
+                return f"next(({item} for {var} in reversed({src}){cond}), None)"
+            return f"([{gen}] or NOTHING)[-1]"
         if f == "distinct":
             return f"len({{{gen}}})"
         if f == "list":
@@ -472,6 +511,38 @@ class ExpressionCompiler:
             pairs = f"[(({key}), {item}) {loops}]"
             return f"arg_best({pairs}, {fn == 'max'})"
         raise AssertionError(f)  # pragma: no cover
+
+
+def gives_text(node: pyast.expr) -> bool:
+    """Whether Python code surely gives a str (a literal, a label, a join with a text...)."""
+    if isinstance(node, pyast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
+        return gives_text(node.left) or gives_text(node.right)  # str + x is a str or fails
+    if isinstance(node, pyast.IfExp):
+        return gives_text(node.body) and gives_text(node.orelse)
+    if isinstance(node, pyast.Call):
+        return isinstance(node.func, pyast.Name) and node.func.id in ("show", "str")
+    if isinstance(node, pyast.Subscript):
+        return isinstance(node.value, pyast.Name) and node.value.id == "LBL"
+    return False
+
+
+def long_sequence(code: str) -> bool:
+    """Whether code surely gives a sequence (which `reversed` goes through) that is worth
+    searching from its end: a range of numbers or cells, every component on a grid (a short
+    list, a cell's stack, is cheaper to list whole than to search with a generator)."""
+    node = pyast.parse(code, mode="eval").body
+    return isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) \
+        and node.func.id in ("range", "grid_items")
+
+
+def invariant_source(code: str, bound: list[str]) -> bool:
+    """Whether a generator clause's source is worth listing once for all values of the clauses
+    before it: it reads none of their variables and costs a call or a scan to work out."""
+    if any(re.search(rf"\b{name}\b", code) for name in bound):
+        return False
+    return invariants.costly_part(code)
 
 
 def _element(t: Type) -> Type:

@@ -178,6 +178,7 @@ class LayoutCompiler:
             "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
             "index_in_zone": runtime.index_in_zone, "show": runtime.show,
             "_last": runtime.last, "_first": runtime.first,
+            "NOTHING": (None,),  # `(zone or NOTHING)[-1]`: the top of a zone, none when it is empty
             "pop_frame": runtime.pop_frame, "split_by": runtime.split_by, "counts_as_value": runtime.counts_as_value,
             "counted_as": runtime.counted_as,
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
@@ -189,6 +190,8 @@ class LayoutCompiler:
             "PATHS": {},  # longest paths already worked out, by the cells and their segments
             "NEAR": self.neighbours(),
             "KIND": tuple(getattr(self, "comp_kind", ())),
+            "KINDS": {**dict(enumerate(getattr(self, "comp_kind", ()))), None: None},  # none too
+            "keep": runtime.keep, "shared": runtime.shared,
             "CS": self.counts_static(), "CP": self.counts_props(),
             "ROW": tuple(z.row for z in getattr(self, "zones", ())),
             "COL": tuple(z.column for z in getattr(self, "zones", ())),
