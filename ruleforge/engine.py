@@ -505,13 +505,7 @@ class Game:
             return [self._shown(x, kind) for x in value]
         if isinstance(value, bool) or not isinstance(value, int):
             return _plain(value)
-        if kind == "player":
-            return player_name(value)
-        if kind == "comp":
-            return self.program.comp_label[value]
-        if kind == "zone":
-            return self._zone_key(value)
-        return value
+        return self.show_value(kind, value) if kind in ("player", "comp", "zone") else value
 
     def _set_properties(self, zones: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         """Per visible zone with any, the set properties of each of its components, in the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,6 @@ def test_the_blue_player_without_the_bell(snapshot: Any) -> None:
 def test_each_scoring_token_alone_adds_up_to_the_intermediate_scoring() -> None:
     # for each slot's token (A+B, B+C or A+C), `intermediate` gives what its tokens' own
     # scorings give, player by player, on grids of random games
-    import random
-
     for seed in range(8):
         game = RULES.new_game(3, seed=seed)
         rng = random.Random(seed)
@@ -72,8 +71,6 @@ def test_each_scoring_token_alone_adds_up_to_the_intermediate_scoring() -> None:
 def test_the_window_is_the_span_limit() -> None:
     # tile_cells (a window worked out once per grid) holds exactly the cells next to or under
     # a tile where a new tile keeps the span within max_span, on grids of random games
-    import random
-
     every = ("list(x for x in cells(board(q)) if (count(x) > 0 or any(count(y) > 0 for y in adjacent(x)))"
              " and span_rows(board(q), x) <= max_span and span_columns(board(q), x) <= max_span)")
     for seed in range(10):
