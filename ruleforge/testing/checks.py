@@ -10,7 +10,7 @@ import attrs
 from ..diagnostics import GameError, RulesError
 from ..engine import Game, player_name
 from ..rules import Rules
-from ..scoresheet import Breakdown
+from ..scoresheet import Breakdown, final_scorings
 from .examples import Example, suggest
 
 
@@ -107,9 +107,12 @@ def run_example(rules: Rules, example: Example) -> Outcome:
         if missing:
             known = ", ".join(rules.model.scorings) or "none"
             return Outcome(example, error=f"no scoring named '{missing[0]}'; the scorings of {rules.title}: {known}")
-        breakdown = Breakdown.of(game, example.scorings or None)
-        checks = _item_checks(example, breakdown, game.players)
-        checks += _choice_checks(example, breakdown, game.players)
+        checks: list[Check] = []
+        breakdown = None
+        if example.expect or example.choices or example.scorings or final_scorings(rules.model):
+            breakdown = Breakdown.of(game, example.scorings or None)  # an example of values only needs none
+            checks += _item_checks(example, breakdown, game.players)
+            checks += _choice_checks(example, breakdown, game.players)
         checks += _value_checks(example, game)
     except _Unrunnable as err:
         return Outcome(example, error=str(err))
