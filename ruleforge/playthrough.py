@@ -57,10 +57,10 @@ class Decision:
     number: int
     player: int
     legal: int
-    label: str  # as `legal_labels()` shows it ("play Old Fool #2")
+    label: str  # as `legal_labels()` shows it ("take Card #2")
     action: Action
     log: tuple[LogLine, ...]
-    own_line: str  # the action's log line as the full log writes it ("P2: play Old Fool")
+    own_line: str  # the action's log line as the full log writes it ("P2: take Card")
     shown: tuple[Shown, ...] = ()
 
 

@@ -18,7 +18,7 @@ from .common import check_environment
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ruleforge")
 def main() -> None:
-    """Write a tabletop game's rules as text; check, play, simulate, score and replay it."""
+    """Write a tabletop game's rules as text; check, play, simulate, score and replay it, record a playthrough."""
     check_environment()
 
 
