@@ -52,10 +52,10 @@ def ruleforge_process(*args: str, hash_seed: str) -> subprocess.CompletedProcess
                           capture_output=True, timeout=120)
 
 
-def replayed(record: Playthrough) -> Game:
+def replayed(rules: ruleforge.Rules, record: Playthrough) -> Game:
     """A fresh game given the recorded actions, each checked against what the record says was
     offered (the count of legal actions, the label, the player)."""
-    game = RULES[HAGAKURE if record.title == "Hagakure" else NAISHI].new_game(record.players, record.seed)
+    game = rules.new_game(record.players, record.seed)
     for d in record.decisions:
         assert game.current_player == d.player
         legal = game.legal_actions()
@@ -117,20 +117,24 @@ def test_the_record_is_the_game(path: str, players: int, seed: int) -> None:
     assert [(d.player, d.action[0], d.action[1]) for d in record.decisions] == game.action_history()
     assert [d.number for d in record.decisions] == list(range(1, len(game.action_history()) + 1))
     # a fresh game given the recorded actions was offered the same, and ends the same
-    again = replayed(record)
+    again = replayed(RULES[path], record)
     assert again.digest() == game.digest() and again.scores() == record.scores == game.scores()
-    assert record.winners == game.winners()
-    # the log, as each player reads it, line for line
+    assert record.winners == again.winners()
+    # the log, as each player reads it, line for line; what each was shown, reveal by reveal
     for p in range(players):
-        assert log_of(record, p) == game.log_lines(viewer=p)
+        assert log_of(record, p) == again.log_lines(viewer=p)
+        shown = [s for s in [*record.setup_shown, *(s for d in record.decisions for s in d.shown)] if s.player == p]
+        assert [{"zone": s.zone, "contents": list(s.contents)} for s in shown] == again.view(p)["seen"]
     # the text: one line per decision, in order, with who, how many legal actions and which
     text = record.text().splitlines()
     decisions = [DECISION.match(line) for line in text]
     shown = [m.groups() for m in decisions if m]
     assert shown == [(str(d.number), f"P{d.player + 1}", str(d.legal), d.label) for d in record.decisions]
     assert text[text.index(f"game over after {len(record.decisions)} decisions") + 1] == "final position:"
-    assert text[-1] == f"winner: P{record.winners[0] + 1} ({record.scores[record.winners[0]]['total']} points)" \
-        or text[-1].startswith("winners (shared): ")
+    best = record.scores[record.winners[0]]["total"]
+    names = ", ".join(f"P{p + 1}" for p in record.winners)
+    assert text[-1] == (f"winner: {names} ({best} points)" if len(record.winners) == 1 else
+                        f"winners (shared): {names} ({best} points)")
 
 
 def test_the_final_scores_are_the_games() -> None:
