@@ -187,6 +187,14 @@ def check_end(seed: int, record: dict[str, Any], ends: Counter) -> None:
     # After the reveal every Hand is public.
     for p in range(2):
         assert game.view(1 - p)["zones"][LAY.hand_keys[p][0]] == [LAY.labels[st.z[LAY.terr[p][1][0]][0]]]
+    check_scores(game, seed)
+
+
+def check_scores(game: Game, seed: int) -> None:
+    """Each Ninja's copy is a legal target, and every final breakdown, total, colour count and
+    the winners equal the hand-written oracle's on the final territories (also used by
+    tests/test_playthrough_snapshots.py)."""
+    st = game.state
     scores = game.scores()
     keys = []
     for p in range(2):

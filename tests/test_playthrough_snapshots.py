@@ -1,0 +1,126 @@
+"""The project's own playthroughs: one per game and player count, snapshotted (syrupy), so that
+a change to any rule a game goes through — a legal action more or less, a label, a log line, a
+reveal, a position, a score — shows as a diff of tests/__snapshots__/test_playthrough_snapshots.ambr.
+
+Nobody can check thousands of lines by eye, so each test first checks its game against an
+independent implementation, and only then compares the record with the snapshot:
+
+- Hagakure: the oracle of tests/test_hagakure.py, written from the rulebook, replays the log:
+  every trick's winner and every round's score;
+- Naishi: the hand-written engine's scorer (bench/handwritten_naishi.py), through the check of
+  tests/test_naishi_properties.py: every final item, total, colour count, Ninja copy and the winner;
+- Naishi: Legends & Travellers: the scorer of tests/test_naishi_legends_properties.py and its end
+  and component checks;
+- Nakasendo: the checks of tests/test_nakasendo_properties.py, whose final check compares with the
+  hand-written engine's scorer (bench/handwritten_nakasendo.py) and an independent scorer: each
+  Intermediate Scoring when it happens, the final scoring, components, 4x4 grids, Hikers, views.
+
+The hand-written engines deal their own games with their own generator, so they cannot replay the
+engine's actions; what they agree on is the scoring of the positions the games reach.
+tests/test_playthrough.py checks that a record is its game (decisions, legal counts, each
+player's log, reveals, scores), so these checks of the game hold for the record. If a snapshot
+changes on purpose, run `python -m pytest tests/test_playthrough_snapshots.py --snapshot-update`
+and read the diff: these checks must still pass.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_hagakure import _check_log_by_rules, score_entries, totals_after
+from test_naishi_legends_properties import LAY as LEGENDS
+from test_naishi_legends_properties import check_end as check_legends_end
+from test_naishi_legends_properties import check_places as check_legends_places
+from test_naishi_properties import check_components as check_naishi_components
+from test_naishi_properties import check_scores as check_naishi_scores
+from test_nakasendo_properties import LAYOUTS, check_final, check_intermediate, check_state, check_views
+
+import ruleforge
+from ruleforge.playthrough import Playthrough, playthrough
+
+GAMES = Path(__file__).parents[1] / "games"
+
+
+def record(name: str, players: int, seed: int) -> Playthrough:
+    rec = playthrough(ruleforge.load(GAMES / f"{name}.rules"), players, seed)
+    assert rec.over and rec.game is not None and rec.error is None
+    return rec
+
+
+@pytest.mark.parametrize("players, seed", [(3, 3), (4, 5), (5, 1)], ids=["3 players", "4 players", "5 players"])
+def test_hagakure(players: int, seed: int, snapshot: Any) -> None:
+    """Checked against the oracle: every trick winner and round score; the final totals are the
+    sum of the rounds. By hand (3 players, seed 3, round 1): P3 7, P1 14, P2 8: P1; P1 12, then two
+    Old Fools: the last, P3's, wins; P3 21, P1 18, P2 must follow with its Old Fool (1 legal): 21
+    wins; P2 17 and P1 22 win the last two. P1 (Nobori 2) scores 0; P2 (Nobori 3, Villagers 10, 11
+    and 17: 3 of the 4 needed) 1; P3 (Nobori 1) 2 tricks + #18 = 3, doubled: 6.
+    By hand (4 players, seed 5): after 8 rounds P3 and P4 share the lead with 8 (P1 7, P2 5),
+    so P3 deals a 9th round; then P1 and P4 share it with 9, and P4 deals a 10th; P4 wins alone
+    with 12. Seeds 3 and 1 (3 and 5 players) show Nobori 5 looks at a hand and at the Yomi."""
+    rec = record("hagakure", players, seed)
+    game = rec.game
+    _check_log_by_rules(game)
+    rounds = len(score_entries(game))
+    assert [row["total"] for row in rec.scores] == totals_after(game, rounds)
+    assert rounds == {3: 9, 4: 10, 5: 5}[players]
+    assert rec.text() == snapshot
+
+
+def test_naishi(snapshot: Any) -> None:
+    """Checked against the hand-written scorer (the final territories, with the Ninja's copy the
+    game chose). Both gifts are secret (the other sees `choose a gift`). By hand, from the final
+    position: P1 (Line Ninja-as-Advisor and 4 Mountains; Hand Sentinel, Mountain, Ninja-as-Sentinel,
+    Rice Field, Advisor): 6 Mountains -5, Advisors 2 (column 1) + 2 (column 5), Sentinels 3 + 3
+    (neither beside a Sentinel or a Fort): 5, colours white, purple, green, yellow: 4. P2 (Line
+    Mountain x3, Banner, Mountain; Hand Fort, Sentinel, Advisor, Fort, Monk): -5, Advisor 3, Fort 6
+    (column 1 only), Sentinel 3 + 4 (the Fort beside it), Monk 5 (in the Hand), Banner 3: 19, with
+    6 colours. P2 wins."""
+    rec = record("naishi", 2, 3)
+    game = rec.game
+    check_naishi_components(game.state, laid=True)
+    check_naishi_scores(game, 3)
+    text = rec.text()
+    assert "\n  P2 sees: P1: choose a gift\n" in text and "\n  P1 sees: P2: choose a gift\n" in text
+    assert rec.text() == snapshot
+
+
+def test_naishi_legends(snapshot: Any) -> None:
+    """Checked against the independent scorer of the Legends tests and their end checks. By hand,
+    from the final position: P2's Legendary Monk (Line 2) scores 2 for each adjacent character,
+    the Horseman and the Advisor: 4, and counts as its one Torii: -5; its Legendary Ronin finds no
+    three cards sharing an icon: 0; Advisor 4 (column 2), Sentinel 3, five Mountains -5: 1. P1:
+    Naishi 8 (Hand 3; the other, Hand 2, 0), Advisor 4, Sentinel 3, the Ryokan 4 (its 4 side), a
+    Ronin with 6 types (Advisor, Rice Field, Sentinel, Naishi, Ronin, the Ryokan): 0, three
+    Mountains -5: 14."""
+    rec = record("naishi_legends", 2, 9)
+    declared = [d.player for d in rec.decisions if LEGENDS.names.get(d.action[0]) == "declare"]
+    check_legends_places(rec.game)
+    check_legends_end(rec.game, declared[0] if declared else None)
+    assert rec.text() == snapshot
+
+
+@pytest.mark.parametrize("players, seed", [(2, 8), (3, 9), (4, 3)], ids=["2 players", "3 players", "4 players"])
+def test_nakasendo(players: int, seed: int, snapshot: Any) -> None:
+    """The recorded actions replayed in a fresh game, each Intermediate Scoring checked when it
+    happens; then the final scoring against the hand-written engine's scorer and the test's own,
+    and the state's invariants. In seed 3's last round (4 players) the supplies have run out: P4,
+    P1 and P2 have no element to play and are skipped (rulings: "Actions that cannot be taken are
+    skipped")."""
+    rec = record("nakasendo", players, seed)
+    lay = LAYOUTS[players]
+    game = ruleforge.load(GAMES / "nakasendo.rules").new_game(players, seed)
+    intermediate = 0
+    for d in rec.decisions:
+        game.apply(d.action)
+        for line in d.log:
+            (text,) = {part.text for part in line}
+            if text.startswith("scoring intermediate"):
+                check_intermediate(game, lay, text)
+                intermediate += 1
+    assert intermediate == 3 and game.is_over and game.digest() == rec.game.digest()
+    check_state(game, lay)
+    check_views(game, lay)
+    check_final(game, lay)
+    assert rec.text() == snapshot
