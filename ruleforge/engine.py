@@ -604,6 +604,17 @@ class Game:
 
         `bindings` name extra values (seats, component ids, numbers) the expression may use.
         """
+        return self._evaluate(text, bindings)[0]
+
+    def evaluate_shown(self, text: str, **bindings: Any) -> Any:
+        """`evaluate`, with the value as views show it (seats as P1, components by label,
+        zones and cells by key, inside lists too): what a scoring example compares."""
+        value, t = self._evaluate(text, bindings)
+        while t.kind == "list" and t.element is not None:
+            t = t.element
+        return self._shown(value, t.kind)
+
+    def _evaluate(self, text: str, bindings: dict[str, Any]) -> tuple[Any, Any]:
         from . import ast as syntax
         from .checker import Scope
         from .compiler import Env
@@ -616,7 +627,7 @@ class Game:
         errors: list = []
         node = parse_expression(text, "<expression>", 0, 0, errors)
         mark = len(checker.errors)
-        checker.expr(node, Scope(locals={k: ANY for k in bindings}, pure=True))
+        t = checker.expr(node, Scope(locals={k: ANY for k in bindings}, pure=True))
         errors.extend(checker.errors[mark:])
         del checker.errors[mark:]
         if errors:
@@ -628,7 +639,7 @@ class Game:
         st = self.state
         ns.update(st=st, Z=st.z, V=st.v, P=st.p, L=st.l)
         try:
-            return eval(code, ns)  # noqa: S307 - generated from a checked expression
+            return eval(code, ns), t  # noqa: S307 - generated from a checked expression
         except Exception as err:
             raise GameError(f"cannot evaluate {text!r}: {type(err).__name__}: {err}") from None
 

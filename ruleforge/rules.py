@@ -37,6 +37,11 @@ class Rules:
         return self.model.title
 
     @property
+    def files(self) -> list[Path]:
+        """The rules file and the files it extends, the file first (its base next)."""
+        return [Path(name) for name in self.sources]
+
+    @property
     def player_range(self) -> tuple[int, int]:
         return self.model.players
 

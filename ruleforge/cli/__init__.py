@@ -1,4 +1,4 @@
-"""The `ruleforge` command line: check, play, simulate, score and replay games.
+"""The `ruleforge` command line: check, play, simulate, score, replay and test games.
 
 Every command turns bad input into one clear `error: ...` line (or the rules file's
 diagnostics) and a non-zero exit; a traceback only ever means a bug in ruleforge. One
@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from . import check, play, replay, score, simulate
+from . import check, examples, play, replay, score, simulate
 from .common import check_environment
 
 
@@ -21,7 +21,7 @@ def main() -> None:
     check_environment()
 
 
-for module in (check, play, simulate, score, replay):
-    main.add_command(getattr(module, module.__name__.rpartition(".")[2]))
+for command in (check.check, play.play, simulate.simulate, score.score, replay.replay, examples.test):
+    main.add_command(command)
 
 __all__ = ["main"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from .. import limits
+from .. import limits, scoresheet
 from ..agents import AgentAbort
 from ..diagnostics import GameError, RulesError
 from ..engine import Game, player_name
@@ -77,24 +77,8 @@ def load_rules(path: str) -> Rules:
 
 
 def read_json(path: str, what: str) -> Any:
-    """A JSON document from a file, every way of failing (not a file, not text, not JSON,
-    nested deeper than Python's parser goes) a one-line message."""
-    file = Path(path)
-    if file.exists() and not file.is_file():  # a folder, or a pipe that would wait for ever
-        fail(f"cannot read {what} '{path}': it is not a file")
-    try:
-        text = file.read_text(encoding="utf-8-sig")
-    except OSError as err:
-        fail(f"cannot read {what} '{path}': {err.strerror or err}")
-    except UnicodeDecodeError:
-        fail(f"{what} '{path}' is not UTF-8 text")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        fail(f"{what} '{path}' is not valid JSON: line {err.lineno} column {err.colno}: {err.msg}")
-    except RecursionError:
-        fail(f"{what} '{path}' nests lists or objects too deep to be read (no ruleforge document nests "
-             "more than a few levels)")
+    """A JSON document from a file; every way of failing is one GameError naming the file."""
+    return scoresheet.read_json(path, what)
 
 
 def check_writable(path: str, what: str) -> None:

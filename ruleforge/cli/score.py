@@ -9,6 +9,7 @@ import click
 from ..engine import STATE_FORMAT, Game, player_name
 from ..position import POSITION_FORMAT
 from ..rules import Rules
+from ..scoresheet import final_scorings, preview_rows, scoring_choices, show_choice
 from .common import cell, fail, guarded, load_rules, out_console, read_json, score_table, winner_line
 
 
@@ -69,52 +70,11 @@ def _scoring_names(rules: Rules, chosen: tuple[str, ...]) -> list[str]:
 
 def _final_names(rules: Rules) -> list[str]:
     """The scorings a position is scored by when none is named."""
-    names = [name for name, decl in rules.model.scorings.items() if decl.final]
+    names = final_scorings(rules.model)
     if not names:
         fail(f"{rules.title} declares no final scoring, so a position cannot be scored "
              f"(name one with --scoring)")
     return names
-
-
-SO_FAR = "scored so far"
-
-
-def preview_rows(game: Game, names: list[str], so_far: bool = False) -> list[dict[str, int]]:
-    """Per player each item's points under `names`, scored now, plus "total".
-
-    With several scorings an item's label is prefixed by its scoring's name; the total is
-    the sum of their totals. With `so_far`, the points players already have (a position's
-    score variables: points of earlier scorings) come first and count in the total, when
-    anyone has some.
-    """
-    rows: list[dict[str, int]] = [{} for _ in range(game.players)]
-    totals = [0] * game.players
-    if so_far:
-        earlier = game.totals()
-        if any(earlier):
-            for p, points in enumerate(earlier):
-                rows[p][SO_FAR] = points
-                totals[p] = points
-    for name in names:
-        for p, preview in enumerate(game.preview_scoring(name)):
-            for item, points in preview.items():
-                if item == "total":
-                    totals[p] += points
-                else:
-                    rows[p][item if len(names) == 1 else f"{name}: {item}"] = points
-    for p, row in enumerate(rows):
-        row["total"] = totals[p]
-    return rows
-
-
-def scoring_choices(game: Game, names: list[str]) -> list[dict]:
-    """Per player, what the scorings' `best ... into v` lines choose now, by variable (the
-    path a final scoring walks, say): shown with --explain, so a reader can check it."""
-    out: list[dict] = [{} for _ in range(game.players)]
-    for name in names:
-        for p, chosen in enumerate(game.scoring_choices(name)):
-            out[p].update(chosen)
-    return out
 
 
 def _show_preview(rules: Rules, game: Game, names: list[str], chosen: bool, explain: bool, as_json: bool,
@@ -160,8 +120,7 @@ def _show_preview(rules: Rules, game: Game, names: list[str], chosen: bool, expl
     if explain:
         for p, chosen_values in enumerate(choices):
             for var, value in chosen_values.items():
-                shown = " → ".join(map(str, value)) if isinstance(value, list) else value
-                click.echo(f"{player_name(p)} {var}: {shown}")
+                click.echo(f"{player_name(p)} {var}: {show_choice(value)}")
     who = ", ".join(player_name(p) for p in leaders)
     click.echo(f"Highest total: {who} ({best} points)" if len(leaders) == 1
                else f"Tied on total: {who} ({best} points; the tie-break is not applied to positions)")

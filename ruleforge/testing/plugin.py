@@ -1,0 +1,267 @@
+"""The pytest plugin ruleforge installs (entry point `pytest11`): run `pytest` in a folder of
+rules files and every scoring example beside them is a test item of its own.
+
+- `foo.examples.json` is collected: one item per example `foo.rules` runs (a variant's
+  inherited ones too); a variant with no examples file of its own is collected through its
+  `.rules` file when its bases have examples.
+- Fixtures: `ruleforge_rules(path)` loads a rules file (relative to the test file, once per
+  session), `ruleforge_position(rules, position)` builds a position, `ruleforge_example` runs a
+  test once per example (of the rules files beside the test, or those a
+  `@pytest.mark.ruleforge_rules("a.rules", ...)` names), and `breakdown_snapshot` is syrupy's
+  `snapshot` storing score breakdowns as text (`pip install 'ruleforge[test]'`).
+- `-p no:ruleforge` turns it all off; the ini option `ruleforge_collect = false` only the
+  collection of examples files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from ..diagnostics import GameError, RulesError
+from ..engine import Game
+from ..rules import Rules
+from ..scoresheet import Breakdown, read_json
+from .checks import Outcome, example_game, run_example
+from .examples import EXAMPLES_SUFFIX, Example, examples_file, load_examples, rules_file_of
+
+EXTENDS = re.compile(r'^\s*extends\s+"([^"\n]+)"', re.M)
+CACHE = pytest.StashKey[dict]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini("ruleforge_collect", type="bool", default=True,
+                  help="ruleforge: collect the scoring examples of rules files (foo.examples.json) as tests")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[CACHE] = {}
+    config.addinivalue_line("markers", "ruleforge_rules(*paths): the rules files whose examples the "
+                                       "ruleforge_example fixture runs, relative to the test file")
+
+
+def load_cached(config: pytest.Config, path: Path) -> Rules:
+    """A rules file loaded once per session (RulesError as it is)."""
+    cache = config.stash[CACHE]
+    key = path.resolve()
+    if key not in cache:
+        try:
+            cache[key] = Rules(path)
+        except RulesError as err:
+            cache[key] = err
+    found = cache[key]
+    if isinstance(found, RulesError):
+        raise found
+    return found
+
+
+# --- collecting examples files ------------------------------------------------------------
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if not parent.config.getini("ruleforge_collect"):
+        return None
+    if file_path.name.endswith(EXAMPLES_SUFFIX):
+        return ExamplesFile.from_parent(parent, path=file_path, rules_path=rules_file_of(file_path))
+    if file_path.suffix == ".rules" and not examples_file(file_path).exists() and _bases_have_examples(file_path):
+        return ExamplesFile.from_parent(parent, path=file_path, rules_path=file_path)
+    return None
+
+
+def _bases_have_examples(path: Path, depth: int = 0) -> bool:
+    """Whether a file a rules file extends (read as text: no parse) has examples beside it."""
+    try:
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        return False
+    match = EXTENDS.search(text)
+    if match is None or depth > 20:
+        return False
+    base = path.parent / match.group(1)
+    return examples_file(base).is_file() or _bases_have_examples(base, depth + 1)
+
+
+class ExamplesFile(pytest.File):
+    """The examples a rules file runs, each an item."""
+
+    def __init__(self, *, rules_path: Path, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.rules_path = rules_path
+
+    def collect(self) -> Iterator[ExampleItem]:
+        if not self.rules_path.is_file():
+            raise CollectProblem(f"{self.path.name}: no rules file '{self.rules_path.name}' beside it "
+                                 f"(an examples file foo{EXAMPLES_SUFFIX} belongs to foo.rules)")
+        rules = load_cached(self.config, self.rules_path)
+        own = self.path if self.path.name.endswith(EXAMPLES_SUFFIX) else None
+        for example in load_examples(rules.files, own):
+            yield ExampleItem.from_parent(self, name=example.name, example=example)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        problem = _plain_problem(excinfo.value)
+        return problem if problem is not None else super().repr_failure(excinfo)
+
+
+class CollectProblem(Exception):
+    """A folder's files that cannot be collected as examples, said in a sentence."""
+
+
+def _plain_problem(err: BaseException) -> str | None:
+    """What a user must fix, without a traceback: a broken rules file, an examples file that
+    is not one."""
+    if isinstance(err, RulesError):
+        return err.render()
+    if isinstance(err, (GameError, CollectProblem)):
+        return str(err)
+    return None
+
+
+class ExampleFailed(Exception):
+    def __init__(self, outcome: Outcome):
+        super().__init__(outcome.example.name)
+        self.outcome = outcome
+
+
+class ExampleItem(pytest.Item):
+    """One example: its expectations checked against what the rules score."""
+
+    def __init__(self, *, example: Example, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.example = example
+
+    def runtest(self) -> None:
+        assert isinstance(self.parent, ExamplesFile)
+        outcome = run_example(load_cached(self.config, self.parent.rules_path), self.example)
+        if not outcome.passed:
+            raise ExampleFailed(outcome)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, ExampleFailed):
+            ex = excinfo.value.outcome.example
+            assert isinstance(self.parent, ExamplesFile)
+            head = [f"{ex.name} ({ex.source}; {ex.origin.name} #{ex.index}) against {self.parent.rules_path.name}:"]
+            return "\n".join(head + excinfo.value.outcome.report())
+        problem = _plain_problem(excinfo.value)
+        return problem if problem is not None else super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"example: {self.example.name}"
+
+
+# --- fixtures --------------------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class ExampleCase:
+    """An example with the rules it runs against: what `ruleforge_example` gives a test."""
+
+    rules: Rules
+    example: Example
+
+    def game(self) -> Game:
+        return _or_fail(lambda: example_game(self.rules, self.example))
+
+    def outcome(self) -> Outcome:
+        return run_example(self.rules, self.example)
+
+    def breakdown(self) -> Breakdown:
+        """The full breakdown of the example's position (every item, every player)."""
+        outcome = self.outcome()
+        if outcome.breakdown is None:
+            pytest.fail(f"{self.example.where}: {outcome.error}", pytrace=False)
+        return outcome.breakdown
+
+    def text(self) -> str:
+        return self.breakdown().text()
+
+    def __str__(self) -> str:
+        return self.example.name
+
+    def __repr__(self) -> str:
+        return f"<example '{self.example.name}' of {self.rules.files[0].name}>"
+
+
+def _or_fail(make: Callable[[], Any]) -> Any:
+    try:
+        return make()
+    except GameError as err:
+        pytest.fail(str(err), pytrace=False)
+
+
+def _folder(request: pytest.FixtureRequest) -> Path:
+    return Path(request.node.path).parent
+
+
+@pytest.fixture
+def ruleforge_rules(request: pytest.FixtureRequest) -> Callable[[str | Path], Rules]:
+    """`ruleforge_rules("my_variant.rules")`: a rules file, relative to the test file, loaded
+    once per session; a broken one fails the test with its diagnostics."""
+    folder = _folder(request)
+
+    def load(path: str | Path) -> Rules:
+        try:
+            return load_cached(request.config, folder / path)
+        except RulesError as err:
+            pytest.fail(err.render(), pytrace=False)
+
+    return load
+
+
+@pytest.fixture
+def ruleforge_position(request: pytest.FixtureRequest,
+                       ruleforge_rules: Callable[[str | Path], Rules]) -> Callable[..., Game]:
+    """`ruleforge_position(rules, "pos.json")` (or a dict, or a rules path): the position as
+    a game, files relative to the test file (docs/positions.md)."""
+    folder = _folder(request)
+
+    def build(rules: Rules | str | Path, position: dict[str, Any] | str | Path) -> Game:
+        loaded = rules if isinstance(rules, Rules) else ruleforge_rules(rules)
+        data = position if isinstance(position, dict) else _or_fail(lambda: read_json(folder / position,
+                                                                                      "position file"))
+        return _or_fail(lambda: loaded.position(data))
+
+    return build
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test asking for `ruleforge_example` runs once per example."""
+    if "ruleforge_example" not in metafunc.fixturenames:
+        return
+    folder = Path(metafunc.definition.path).parent
+    marker = metafunc.definition.get_closest_marker("ruleforge_rules")
+    if marker is not None:
+        paths = [folder / p for p in marker.args]
+    else:
+        paths = sorted({rules_file_of(f) for f in folder.glob(f"*{EXAMPLES_SUFFIX}")}
+                       | {f for f in folder.glob("*.rules") if _bases_have_examples(f)})
+    cases: list[ExampleCase] = []
+    for path in paths:
+        try:
+            rules = load_cached(metafunc.config, path)
+            cases += [ExampleCase(rules, e) for e in load_examples(rules.files)]
+        except (RulesError, GameError) as err:
+            pytest.fail(f"ruleforge_example: {_plain_problem(err)}", pytrace=False)
+    if not cases:
+        pytest.fail(f"ruleforge_example: no scoring examples for {metafunc.definition.nodeid} (none beside "
+                    f"it in {folder}; name rules files with @pytest.mark.ruleforge_rules)", pytrace=False)
+    several = len(paths) > 1
+    ids = [f"{Path(c.rules.files[0]).stem}: {c.example.name}" if several else c.example.name for c in cases]
+    metafunc.parametrize("ruleforge_example", cases, ids=ids)
+
+
+@pytest.fixture
+def breakdown_snapshot(request: pytest.FixtureRequest) -> Any:
+    """syrupy's `snapshot`, storing score breakdowns as text (one line per player and item) in
+    `__snapshots__/<test module>.scores`; `pytest --snapshot-update` records them."""
+    try:
+        from .snapshots import BreakdownExtension
+
+        snapshot = request.getfixturevalue("snapshot")
+    except (ImportError, pytest.FixtureLookupError):
+        pytest.fail("breakdown_snapshot needs syrupy: pip install 'ruleforge[test]'", pytrace=False)
+    return snapshot.use_extension(BreakdownExtension)
