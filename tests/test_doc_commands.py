@@ -3,20 +3,27 @@
 Commands are read from README.md and docs/*.md (README first, then the docs by name), in the
 order they appear:
 
-- in a ```sh, ```bash or ```shell block, every line that starts with `ruleforge `, `python `
-  or `pip `, perhaps after environment settings (`RULEFORGE_MAX_ZONES=9 ruleforge check ...`);
-  a trailing `# comment` is dropped;
+- in a ```sh, ```bash or ```shell block, every line that starts with `ruleforge `, `python `,
+  `pip ` or `sed `, perhaps after environment settings (`RULEFORGE_MAX_ZONES=9 ruleforge check
+  ...`); a trailing `# comment` is dropped;
 - in a ```console block, every line that starts with `$ ` is a command and the lines after it,
   up to the next `$ ` line or the block's end, are its expected output, compared line by line
-  (trailing spaces ignored). Other lines of a console block are output or a synopsis with
-  placeholders (`ruleforge score RULES POSITION.json`), never run.
+  (trailing spaces ignored); a line `...` stands for any lines (none too), `...` in a line for
+  any text (where some lines are left out, or a time is shown), and a last line
+  `(exit status N)` says the command fails with status N (otherwise it must succeed). Other
+  lines of a console block are output or a synopsis with placeholders (`ruleforge score RULES
+  POSITION.json`), never run.
 
 They run one after another through `bash -c` in one scratch copy of the repository (later
 commands read files earlier ones wrote: `game.json`, `end.json`), with the copy's `ruleforge`
-package imported. `pip install -e '.[dev]' && REST` is not installed again: the install is
+package imported. A block that shows a file (```json file=PATH, ```rules file=PATH) is written
+to PATH at its place in the reading order, so a walk-through can show a file change between
+two commands (tests/test_docs.py checks the last block showing a file against the file). `pip install -e '.[dev]' && REST` is not installed again: the install is
 what `.ci/run` does, so the test asserts that `.ci/run` runs exactly the README's test command
 and runs only REST. A test command (`python -m pytest ...`, the README's or the long fuzz run's)
-is never run: it would run this test again. A
+is never run: it would run this test again; pytest run on a designer's folder of the docs
+(`python -m pytest docs/examples/...`) is. Snapshots such a folder records are removed from the
+copy first, so the docs show what a designer's first run shows. A
 `--agents` list naming `human` gets scripted answers on stdin (always the first action).
 """
 
@@ -37,7 +44,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SHELL_TAGS = {"sh", "bash", "shell"}
-COMMAND_STARTS = ("ruleforge ", "python ", "pip ")
+COMMAND_STARTS = ("ruleforge ", "python ", "pip ", "sed ")
+DOCS_PYTEST = "python -m pytest docs/"  # pytest on a designer's folder of the docs: it runs
+EXIT_LINE = re.compile(r"^\(exit status (\d+)\)$")
 INSTALL = "pip install -e '.[dev]' && "
 TEST_COMMAND = "python -m pytest"
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```", re.S | re.M)
@@ -52,6 +61,7 @@ class DocCommand:
     where: str
     text: str
     expected: list[str] | None = None  # a console block's output lines, to compare
+    write: tuple[str, str] | None = None  # a block showing a file: (path, content) to write there
 
     @property
     def words(self) -> list[str]:
@@ -108,6 +118,9 @@ def doc_commands() -> list[DocCommand]:
                 commands += _shell_commands(doc, line_no, m.group(2))
             elif tag == "console":
                 commands += _console_commands(doc, line_no, m.group(2))
+            elif shown := re.search(r"\bfile=(\S+)", m.group(1)):
+                path = shown.group(1)
+                commands.append(DocCommand(f"{doc}:{line_no}", f"(write {path})", write=(path, m.group(2))))
     return commands
 
 
@@ -121,12 +134,15 @@ def is_bench(command: DocCommand) -> bool:
 def runnable_part(command: DocCommand) -> str | None:
     """What the test runs of a command: the part after the install, or nothing for the test command."""
     text = command.text
+    if command.write is not None:  # done by the session on the way, not a test of its own
+        return None
     if text.startswith(INSTALL):
         text = text[len(INSTALL):]
     elif text.startswith("pip "):
         return None
     # the test commands (the README's, the long fuzz run) would run this test again, or take long
-    return None if without_env(text).startswith(TEST_COMMAND) else text
+    bare = without_env(text)
+    return None if bare.startswith(TEST_COMMAND) and not bare.startswith(DOCS_PYTEST) else text
 
 
 def _copy_repository(dest: Path) -> Path:
@@ -136,6 +152,8 @@ def _copy_repository(dest: Path) -> Path:
     # keep the hand-written examples the docs read; drop outputs an earlier run may have left
     for name in ("game.json", "end.json"):
         (dest / name).unlink(missing_ok=True)
+    for folder in (dest / "docs" / "examples").glob("*/__snapshots__"):  # a designer's first run makes them
+        shutil.rmtree(folder)
     return dest
 
 
@@ -157,6 +175,10 @@ class Session:
         return self.results[index]
 
     def _run(self, command: DocCommand) -> Ran:
+        if command.write is not None:  # a walk-through's file, as the docs show it at this point
+            path, content = command.write
+            (self.root / path).write_text(content, encoding="utf-8")
+            return Ran(0, "", "")
         text = runnable_part(command)
         if text is None:
             return Ran(0, "", "")  # never asked for: RUNNABLE leaves these out
@@ -270,6 +292,15 @@ def test_the_extraction_rules() -> None:
         ("ruleforge check a.rules", ["a.rules: ok", ""]), ("python x.py", [])]
     assert runnable_part(DocCommand("d.md", INSTALL + "ruleforge check a.rules")) == "ruleforge check a.rules"
     assert runnable_part(DocCommand("d.md", "RULEFORGE_FUZZ_EXAMPLES=9 python -m pytest tests/fuzz")) is None
+    assert runnable_part(DocCommand("d.md", "python -m pytest docs/examples/x")) == "python -m pytest docs/examples/x"
+    failing = DocCommand("d.md", "ruleforge test x.rules", ["FAIL  a", "", "(exit status 1)", ""])
+    assert expected_exit(failing) == (1, ["FAIL  a", ""])
+    assert expected_exit(DocCommand("d.md", "ruleforge test x.rules", ["PASS  a"])) == (0, ["PASS  a"])
+    assert output_matches(["a", "b", "c", "d"], ["a", "...", "d"])
+    assert output_matches(["a", "d"], ["a", "...", "d"])
+    assert not output_matches(["a", "b"], ["a", "...", "d"])
+    assert output_matches(["26 passed in 0.51s"], ["26 passed in ..."])
+    assert not output_matches(["25 passed in 0.51s"], ["26 passed in ..."])
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
@@ -285,13 +316,44 @@ RUNNABLE = [
 ]
 
 
+def expected_exit(cmd: DocCommand) -> tuple[int, list[str] | None]:
+    """The exit status a console block shows (its last line `(exit status N)`; else 0), and
+    the output lines without that line."""
+    lines = cmd.expected
+    while lines and not lines[-1]:
+        lines = lines[:-1]
+    if lines and (m := EXIT_LINE.match(lines[-1])):
+        return int(m.group(1)), lines[:-1]
+    return 0, cmd.expected
+
+
+def output_matches(shown: list[str], expected: list[str]) -> bool:
+    """`shown` is `expected`, where a line `...` of `expected` stands for any lines, and `...`
+    within a line for any text (`26 passed in ...`: a time)."""
+    if not expected:
+        return not shown
+    if expected[0] == "...":
+        return any(output_matches(shown[k:], expected[1:]) for k in range(len(shown) + 1))
+    return bool(shown) and _line_matches(shown[0], expected[0]) and output_matches(shown[1:], expected[1:])
+
+
+def _line_matches(shown: str, expected: str) -> bool:
+    pattern = ".*".join(re.escape(part) for part in expected.split("..."))
+    return re.fullmatch(pattern, shown) is not None
+
+
 @pytest.mark.parametrize("index", RUNNABLE)
 def test_doc_command(session: Session, index: int) -> None:
     cmd = COMMANDS[index]
     ran = session.run_through(index)
-    assert ran.code == 0, f"{cmd.where}: `{cmd.text}` exited {ran.code}\n{ran.stdout}\n{ran.stderr}"
+    status, expected = expected_exit(cmd)
+    assert ran.code == status, f"{cmd.where}: `{cmd.text}` exited {ran.code}\n{ran.stdout}\n{ran.stderr}"
     assert "Traceback" not in ran.stderr and "internal error" not in ran.stderr, ran.stderr
-    check_output(cmd, ran, session.root)
-    if cmd.expected is not None:
+    if status == 0:
+        check_output(cmd, ran, session.root)
+    if expected is not None:
         shown = [line.rstrip() for line in ran.stdout.splitlines()]
-        assert shown == cmd.expected, f"{cmd.where}: the output differs from the docs"
+        if "..." in expected:
+            assert output_matches(shown, expected), f"{cmd.where}: the output differs from the docs:\n{ran.stdout}"
+        else:
+            assert shown == expected, f"{cmd.where}: the output differs from the docs"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 from collections.abc import Callable
@@ -199,6 +200,41 @@ def test_python_example_runs(name: str, line: int, info: str, code: str) -> None
             exec(compile(code, f"docs/{name}:{line}", "exec"), {"__name__": "docs_example"})  # noqa: S102
     finally:
         os.chdir(cwd)
+
+
+# --- files shown whole ----------------------------------------------------------------------------
+
+
+def file_blocks() -> list[tuple[str, int, str, str]]:
+    """Every block of docs/*.md whose info names a file it shows (`json file=docs/examples/x.json`)."""
+    out = []
+    for path in sorted(DOCS.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        for m in FENCE.finditer(text):
+            if "file=" in m.group(1):
+                out.append((path.name, text.count("\n", 0, m.start()) + 1, m.group(1).strip(), m.group(2)))
+    return out
+
+
+FILE_BLOCKS = file_blocks()
+
+
+def _last_per_file(blocks: list[tuple[str, int, str, str]]) -> list[tuple[str, int, str, str]]:
+    """The last block showing each file: earlier ones are steps of a walk-through."""
+    last = {re.search(r"file=(\S+)", info).group(1): (name, line, info, code) for name, line, info, code in blocks}
+    return list(last.values())
+
+
+@pytest.mark.parametrize("name,line,info,code", _last_per_file(FILE_BLOCKS), ids=_ids(_last_per_file(FILE_BLOCKS)))
+def test_a_file_shown_is_the_file(name: str, line: int, info: str, code: str) -> None:
+    """A block that says it shows a file (`file=PATH`) shows it whole, as it is (the last
+    block showing a file, when a walk-through shows it changing: the file is its end)."""
+    path = ROOT / re.search(r"file=(\S+)", info).group(1)
+    assert path.is_file(), f"docs/{name} line {line}: {path} does not exist"
+    if info.split(" ")[0] == "json":
+        assert json.loads(code) == json.loads(path.read_text(encoding="utf-8")), f"docs/{name} line {line}"
+    else:
+        assert code.rstrip() == path.read_text(encoding="utf-8").rstrip(), f"docs/{name} line {line}: not {path}"
 
 
 # --- links ------------------------------------------------------------------------------------

@@ -56,6 +56,11 @@ def _items(text: str) -> dict[str, int]:
     return out
 
 
+def _other_lines(text: str) -> list[str]:
+    """A breakdown's lines that are not an item's points (the scorings, the choices)."""
+    return [line for line in text.splitlines() if not ITEM_LINE.match(line)]
+
+
 class BreakdownExtension(AmberSnapshotExtension):
     """Score breakdowns in `__snapshots__/<test module>.scores` (amber inside, a file of its
     own so that syrupy's default snapshots and these never claim each other's)."""
@@ -66,8 +71,11 @@ class BreakdownExtension(AmberSnapshotExtension):
         return super().serialize(as_text(data), **kwargs)
 
     def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
-        moved = moved_items(str(snapshot_data), str(serialized_data)) if snapshot_data else []
+        """The items that moved; syrupy's line diff too when more than points changed."""
+        before, now = str(snapshot_data), str(serialized_data)
+        moved = moved_items(before, now) if snapshot_data else []
         if moved:
             yield "items that moved (snapshot -> now):"
             yield from (f"  {line}" for line in moved)
-        yield from super().diff_lines(serialized_data, snapshot_data)
+        if not moved or _other_lines(before) != _other_lines(now):
+            yield from super().diff_lines(serialized_data, snapshot_data)
