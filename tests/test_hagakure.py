@@ -584,86 +584,8 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
         over.apply("pass")
 
 
-# --- round-scoring snapshots -------------------------------------------------------------------------
-
-# Each case: players, per seat (cards of the tricks won, tricks, Nobori), and per seat the hand
-# computation of (tricks won, card #18, no trick, Nobori 1, Nobori 2, Nobori 3, total). A modifier
-# item (Nobori 1 doubles, Nobori 2 zeroes) shows the change it makes to the sum above it.
-SCORING_CASES = {
-    "5p_nobori_mix": (5, [
-        # 2 tricks, 5 Villagers (1-5) with Nobori 3 (5 needed with 5 players): 2 + 2 = 4
-        (["1", "2", "3", "4", "5", "19", "20", "21", "22", "23"], 2, 3),
-        # 1 trick, 4 Villagers + an Old Fool with Nobori 3: 4 < 5, no bonus: 1
-        (["6", "7", "8", "9", "Old Fool"], 1, 3),
-        # Nobori 1, 2 tricks incl. #18: (2 + 1) x 2 = 6 (Nobori 1 item +3)
-        (["10", "11", "12", "13", "18", "24", "25", "26", "27", "Old Fool"], 2, 1),
-        # Nobori 2, no trick: -2 zeroed -> 0 (Nobori 2 item +2)
-        ([], 0, 2),
-        # no Nobori, no trick: -2
-        ([], 0, None),
-    ], [(2, 0, 0, 0, 0, 2, 4), (1, 0, 0, 0, 0, 0, 1), (2, 1, 0, 3, 0, 0, 6), (0, 0, -2, 0, 2, 0, 0),
-        (0, 0, -2, 0, 0, 0, -2)]),
-    "5p_plain": (5, [
-        # 3 tricks incl. #18: 3 + 1 = 4
-        (["18", "1", "2", "3", "4", "19", "5", "6", "7", "8", "20", "9", "10", "11", "12"], 3, None),
-        (["21", "13", "14", "15", "16"], 1, None),  # 1
-        (["22", "17", "Old Fool", "23", "24"], 1, None),  # 1
-        ([], 0, None),  # -2
-        ([], 0, None),  # -2
-    ], [(3, 1, 0, 0, 0, 0, 4), (1, 0, 0, 0, 0, 0, 1), (1, 0, 0, 0, 0, 0, 1), (0, 0, -2, 0, 0, 0, -2),
-        (0, 0, -2, 0, 0, 0, -2)]),
-    "5p_penalties": (5, [
-        ([], 0, 1),  # Nobori 1, no trick: -2 x 2 = -4 (Nobori 1 item -2)
-        # Nobori 2, 4 tricks incl. #18: 4 + 1 = 5 zeroed -> 0 (Nobori 2 item -5)
-        (["18", "6", "7", "8", "9", "19", "10", "11", "12", "13", "20", "14", "15", "16", "17",
-          "21", "22", "23", "24", "25"], 4, 2),
-        (["1", "2", "3", "4", "5"], 1, 3),  # Nobori 3, 1 trick, 5 Villagers: 1 + 2 = 3
-        ([], 0, 2),  # Nobori 2, no trick: 0
-        ([], 0, 3),  # Nobori 3, no trick, no Villager: -2
-    ], [(0, 0, -2, -2, 0, 0, -4), (4, 1, 0, 0, -5, 0, 0), (1, 0, 0, 0, 0, 2, 3), (0, 0, -2, 0, 2, 0, 0),
-        (0, 0, -2, 0, 0, 0, -2)]),
-    "3p_nobori_3": (3, [
-        (["6", "7", "8", "9", "Old Fool", "20"], 2, 3),  # 4 Villagers (3 players: 4 needed): 2 + 2 = 4
-        (["10", "11", "12", "Old Fool", "18", "21"], 2, 3),  # 3 Villagers only: 2 + 1 (#18) = 3
-        (["13", "14", "22"], 1, 1),  # Nobori 1, 1 trick: 1 x 2 = 2 (Nobori 1 item +1)
-    ], [(2, 0, 0, 0, 0, 2, 4), (2, 1, 0, 0, 0, 0, 3), (1, 0, 0, 1, 0, 0, 2)]),
-    "3p_doubles": (3, [
-        # Nobori 1, all 5 tricks incl. #18: (5 + 1) x 2 = 12 (Nobori 1 item +6)
-        (["18", "6", "7", "19", "8", "9", "20", "10", "11", "21", "12", "13", "22", "14", "15"], 5, 1),
-        ([], 0, None),  # -2
-        ([], 0, 1),  # Nobori 1, no trick: -4
-    ], [(5, 1, 0, 6, 0, 0, 12), (0, 0, -2, 0, 0, 0, -2), (0, 0, -2, -2, 0, 0, -4)]),
-    "3p_zeroes": (3, [
-        # Nobori 2, 3 tricks incl. #18: 3 + 1 = 4 zeroed -> 0 (Nobori 2 item -4)
-        (["18", "6", "7", "19", "8", "9", "20", "10", "11"], 3, 2),
-        (["21", "12", "13", "22", "14", "15"], 2, None),  # 2
-        ([], 0, 2),  # Nobori 2, no trick: 0
-    ], [(3, 1, 0, 0, -4, 0, 0), (2, 0, 0, 0, 0, 0, 2), (0, 0, -2, 0, 2, 0, 0)]),
-    "4p_old_fools": (4, [
-        # Nobori 3, 1 trick of 3 Old Fools and a 6: 1 Villager, no bonus: 1
-        (["Old Fool", "Old Fool", "Old Fool", "6"], 1, 3),
-        # Nobori 3, 2 tricks with 4 Villagers (4 players: 4 needed): 2 + 2 = 4
-        (["7", "8", "9", "10", "19", "20", "21", "22"], 2, 3),
-        (["18", "11", "12", "13"], 1, None),  # 1 trick with #18: 2
-        ([], 0, 1),  # Nobori 1, no trick: -4
-    ], [(1, 0, 0, 0, 0, 0, 1), (2, 0, 0, 0, 0, 2, 4), (1, 1, 0, 0, 0, 0, 2), (0, 0, -2, -2, 0, 0, -4)]),
-}
-ITEMS = ["tricks won", "card #18", "no trick", "Nobori 1", "Nobori 2", "Nobori 3", "total"]
-
-
-@pytest.mark.parametrize("case", sorted(SCORING_CASES))
-def test_round_scoring_snapshot(case: str, snapshot) -> None:
-    players, seats, by_hand = SCORING_CASES[case]
-    game = end_of_round(players, seats)
-    # A realistic end of round: hands empty, all tricks and their cards accounted for.
-    assert sum(tricks for _, tricks, _ in seats) == HAND[players]
-    assert sum(len(won) for won, _, _ in seats) == HAND[players] * players
-    assert len(labels(game, "yomi")) == HAND[players]
-    preview = game.preview_scoring("round_points")
-    assert [[row[item] for item in ITEMS] for row in preview] == [list(row) for row in by_hand]
-    for (won, tricks, power), row in zip(seats, preview):
-        assert row["total"] == oracle_round_score(tricks, won, power, players)
-    assert preview == snapshot
+# Round scorings of hand-built ends of round (every item worked by hand) are scoring examples
+# beside the rules: games/hagakure.examples.json, run by `ruleforge test` and the pytest plugin.
 
 
 # --- a golden log --------------------------------------------------------------------------------------
