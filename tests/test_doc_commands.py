@@ -18,12 +18,13 @@ They run one after another through `bash -c` in one scratch copy of the reposito
 commands read files earlier ones wrote: `game.json`, `end.json`), with the copy's `ruleforge`
 package imported. A block that shows a file (```json file=PATH, ```rules file=PATH) is written
 to PATH at its place in the reading order, so a walk-through can show a file change between
-two commands (tests/test_docs.py checks the last block showing a file against the file). `pip install -e '.[dev]' && REST` is not installed again: the install is
-what `.ci/run` does, so the test asserts that `.ci/run` runs exactly the README's test command
-and runs only REST. A test command (`python -m pytest ...`, the README's or the long fuzz run's)
-is never run: it would run this test again; pytest run on a designer's folder of the docs
-(`python -m pytest docs/examples/...`) is. Snapshots such a folder records are removed from the
-copy first, so the docs show what a designer's first run shows. A
+two commands (tests/test_docs.py checks the last block showing a file against the file).
+`pip install -e '.[dev]' && REST` is not installed again: the install is what `.ci/run` does,
+so the test asserts that `.ci/run` runs exactly the README's test command and runs only REST. A
+test command (`python -m pytest ...`, the README's or the long fuzz run's) is never run: it
+would run this test again; pytest run on a designer's folder of the docs (`python -m pytest
+docs/examples/...`) is. Snapshots such a folder records are removed from the copy first, so the
+docs show what a designer's first run shows. A
 `--agents` list naming `human` gets scripted answers on stdin (always the first action).
 """
 

@@ -21,8 +21,8 @@ DIGESTS = {
     ("hagakure", 3): "d776088c37806447",
     ("hagakure", 4): "0608a06ff8323184",
     ("hagakure", 5): "9d925a78cb30634a",
-    ("naishi", 2): "41e67c4c4ee01643",
-    ("naishi_legends", 2): "06b040d2bd706940",
+    ("naishi", 2): "67a8a0fa857ac3b4",
+    ("naishi_legends", 2): "5ae819463eac23df",
 }
 
 

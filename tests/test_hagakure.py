@@ -10,11 +10,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import ruleforge
 from ruleforge import Game, GameError
+from ruleforge.testing import examples_of
 
 RULES_PATH = Path(__file__).parents[1] / "games" / "hagakure.rules"
 RULES = ruleforge.load(RULES_PATH)
@@ -268,6 +270,30 @@ def test_worked_nobori_2() -> None:
     ])
     preview = game.preview_scoring("round_points")
     assert [row["total"] for row in preview] == [0, 0, -2, -2]
+
+
+# --- the round scorings the game ships (games/hagakure.examples.json) against the oracle -----------
+# The plugin runs each example against the engine; here each expected total, worked by hand,
+# must also be what the independent oracle scores for the won cards, tricks and Nobori laid out.
+
+SCORED_EXAMPLES = [e for e in examples_of(RULES) if e.scorings == ("round_points",) and e.expect]
+
+
+def test_the_rulings_round_checks_are_shipped() -> None:
+    names = {e.name for e in SCORED_EXAMPLES}
+    assert {"#18 scores +1", "Nobori 1", "Nobori 2"} <= names and len(SCORED_EXAMPLES) >= 10
+
+
+@pytest.mark.parametrize("example", SCORED_EXAMPLES, ids=str)
+def test_round_example_agrees_with_the_oracle(example: Any) -> None:
+    zones, variables = example.position["zones"], example.position.get("vars", {})
+    players = example.position["players"]
+    for seat, expected in example.expect.items():
+        who = f"P{seat + 1}"
+        raised = [label for label in zones.get(f"raised({who})", []) if label.startswith("Nobori ")]
+        power = int(raised[0].split()[1]) if raised else None
+        won = [label.split(" #")[0] for label in zones.get(f"won({who})", [])]
+        assert oracle_round_score(variables.get(f"tricks({who})", 0), won, power, players) == expected["total"]
 
 
 # --- the follow rule ---------------------------------------------------------------------------

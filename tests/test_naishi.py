@@ -25,6 +25,7 @@ from click.testing import CliRunner, Result
 import ruleforge
 from ruleforge.cli import main
 from ruleforge.engine import Game
+from ruleforge.testing import examples_of
 
 ROOT = Path(__file__).parents[1]
 NAISHI = str(ROOT / "games" / "naishi.rules")
@@ -114,50 +115,59 @@ def check_position(line: list[str], hand: list[str], copies: Copies | None, expe
     assert hw.colours(line, hand, copies) == colours
 
 
-# --- rulings §8, worked examples 1-6 (the base game) ------------------------------------------------
+# --- the worked examples the game ships (games/naishi.examples.json) against the oracle ----------
+# The plugin runs each example against the engine (it collects games/); here the same expected
+# numbers, worked by hand from the rulings' §8 examples 1-6 and our own cases, must also be
+# what the hand-written oracle scores for the territory each example lays out.
+
+EXAMPLES = examples_of(RULES)
 
 
-def test_ruling_example_1() -> None:
-    # Fort Sentinel Advisor Banner Rice / Fort Mountain Naishi Rice Rice
-    # 1 Mountain: 5. Forts L1, H1 in column 1: 12. Sentinel L2: no Sentinel near, Fort L1: 3 + 4 = 7.
-    # Advisor L3: column 3 = 3, Naishi H3 below: +4 = 7. 1 Line Banner: 3. Naishi H3: 8.
-    # Rice L5-H5-H4: one group of 3: 20. Total 62; colours brown green purple light-blue yellow white pink = 7.
-    check_position([F, S, A, B, R], [F, M, N, R, R], None,
-                   full(62, Mountain=5, Fort=12, Sentinel=7, Advisor=7, Banner=3, Naishi=8, Rice=20), 7)
+def territory_of(position: dict[str, Any], seat: int) -> tuple[list[str], list[str], Copies] | None:
+    """A seat's Line, Hand and Ninja copies as the position writes them (None if not given)."""
+    grid = position["zones"].get(f"territory(P{seat + 1})")
+    if grid is None:
+        return None
+    copies: Copies = {}
+    rows: list[list[str]] = []
+    for r, row in enumerate(grid):
+        rows.append([])
+        for c, cell in enumerate(row):
+            entry = cell[-1] if isinstance(cell, list) else cell
+            label = entry["label"] if isinstance(entry, dict) else entry
+            if isinstance(entry, dict) and entry.get("copy"):
+                copies[r * 5 + c] = entry["copy"]
+            rows[-1].append(label)
+    for key, props in position.get("props", {}).items():
+        if key.startswith(f"territory(P{seat + 1})[") and props.get("copy"):
+            r, c = (int(x) for x in key[key.index("[") + 1:-1].split(","))
+            copies[(r - 1) * 5 + c - 1] = {"RiceField": R}.get(props["copy"], props["copy"])
+    return rows[0], rows[1], copies
 
 
-def test_ruling_example_2() -> None:
-    # Naishi L2: 0, L3: 12, H3: 8, H5: 0 -> 20; 6 Mountains: -5. Colours white, pink.
-    check_position([M, N, N, M, M], [M, M, N, M, N], None, full(15, Naishi=20, Mountain=-5), 2)
+def test_the_base_game_ships_the_rulings_examples() -> None:
+    names = [e.name for e in EXAMPLES]
+    for n in ("example 1", "example 2", "example 3", "example 4, first layout", "example 4, second layout",
+              "example 5", "example 6, copied", "example 6, uncopied"):
+        assert n in names
 
 
-def test_ruling_example_3() -> None:
-    # Advisor L3: 3 + Naishi H3 below 4 = 7 (H2 and H4 are diagonal: nothing). Naishi H3 8, H1 and H2 0.
-    # 6 Mountains: -5. Colours purple, pink, white.
-    check_position([M, M, A, M, M], [N, N, N, M, M], None, full(10, Advisor=7, Naishi=8, Mountain=-5), 3)
-
-
-def test_ruling_example_4() -> None:
-    # Rice L1-L2, H2 under L2, H3, H4, L4 above H4: one group of 6 -> 30; 4 Mountains: -5.
-    check_position([R, R, M, R, M], [M, R, R, R, M], None, full(25, Rice=30, Mountain=-5), 2)
-    # Rice L1, L3, L5 with Mountains between and under: three groups of 1 -> 0; 7 Mountains: -5.
-    check_position([R, M, R, M, R], M5, None, full(-5, Mountain=-5), 2)
-
-
-def test_ruling_example_5() -> None:
-    # Ronin Naishi Advisor Fort Sentinel / Torii Monk Rice Banner Mountain: 9 types (all but Horseman)
-    # -> Ronin 15. Naishi L2: 0. Advisor L3: 3 + Naishi L2 4 = 7. Fort L4: 0. Sentinel L5: 3 + Fort L4
-    # 4 = 7. Torii alone: -5. Monk H2: 5 + Torii H1 2 = 7. Rice alone: 0. Banner in the Hand: 0.
-    # 1 Mountain: 5. Total 36; colours: the 9 types + white = 10.
-    check_position([RO, N, A, F, S], [T, K, R, B, M], None,
-                   full(36, Ronin=15, Advisor=7, Sentinel=7, Monk=7, Torii=-5, Mountain=5), 10)
-
-
-def test_ruling_example_6() -> None:
-    # Ninja copying a Naishi at L3 scores Naishi's 12; 9 Mountains: -5; colours pink (its copy), white.
-    check_position([M, M, NJ, M, M], M5, {2: N}, full(7, Naishi=12, Mountain=-5), 2)
-    # Uncopied (no character to copy here): 0 points, no colour.
-    check_position([M, M, NJ, M, M], M5, None, full(-5, Mountain=-5), 1)
+@pytest.mark.parametrize("example", EXAMPLES, ids=str)
+def test_worked_example_agrees_with_the_oracle(example: Any) -> None:
+    checked = 0
+    for seat, expected in example.expect.items():
+        laid_out = territory_of(example.position, seat)
+        if laid_out is None:
+            continue
+        line, hand, copies = laid_out
+        oracle = hw.score_territory(line, hand, copies)
+        assert {item: oracle[item] for item in expected} == expected, f"{line} / {hand} {copies}"
+        assert all(oracle[item] == 0 for item in oracle if item not in expected)  # every other item 0
+        colours = example.player_values.get(seat, {}).get("colours(p)")
+        if colours is not None:
+            assert hw.colours(line, hand, copies) == colours
+        checked += 1
+    assert checked
 
 
 # --- positions of our own, covering every card ----------------------------------------------------
@@ -324,28 +334,6 @@ def test_engine_agrees_with_oracle_on_500_random_positions() -> None:
             ninjas += (line + hand).count(NJ)
             free += (line + hand).count(NJ) - len(copies)
     assert ninjas > 100 and free > 50  # both kinds of Ninja were exercised
-
-
-# --- snapshots of a few scorings (each one's numbers are asserted by hand above) ------------------------
-
-
-@pytest.mark.parametrize("name", ["ronin_ten_types", "two_free_ninjas", "four_torii_three_monks"])
-def test_scoring_snapshot(name: str, snapshot: Any) -> None:
-    case = CASES[name]
-    game = RULES.position(position_data([(case.line, case.hand, case.copies)]))
-    preview = game.preview_scoring("points")
-    assert preview[0] == case.expected
-    assert preview[1] == full(-5, Mountain=-5)  # P2 holds 10 Mountains
-    assert preview == snapshot
-
-
-def test_example_file_snapshot(snapshot: Any) -> None:
-    game = RULES.position(json.loads(EXAMPLE_FILE.read_text()))
-    preview = game.preview_scoring("points")
-    # P1: rulings §8 example 1; P2: example 6 (a Ninja copying a Naishi at L3).
-    assert preview[0] == full(62, Mountain=5, Fort=12, Sentinel=7, Advisor=7, Banner=3, Naishi=8, Rice=20)
-    assert preview[1] == full(7, Naishi=12, Mountain=-5)
-    assert preview == snapshot
 
 
 # --- the game's flow, driven through its labels --------------------------------------------------------

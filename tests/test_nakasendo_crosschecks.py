@@ -1,14 +1,12 @@
-"""Snapshots of Nakasendo's final scoring breakdowns, and cross-checks of formulations the
-rules file uses for speed. Each snapshot's numbers are asserted by hand first (docs/positions.md
-works the Blue player out step by step from the rulebook), so it can only freeze what was checked."""
+"""Cross-checks of formulations Nakasendo's rules file uses for speed. (The rulebook's worked
+examples, the Blue player among them, are data in games/nakasendo.examples.json; the plugin runs
+them, and tests/test_game_examples.py keeps their breakdowns as snapshots.)"""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import ruleforge
 
@@ -19,35 +17,6 @@ ZERO = {"Juku": 0, "Samurai": 0, "Temple": 0, "Wheel": 0, "Observation Point": 0
         "Extra Actions": 0, "Bears": 0, "Snow": 0, "reservations": 0}
 PATH = ["board(P1)[3,6]", "board(P1)[4,6]", "board(P1)[5,6]", "board(P1)[6,6]", "board(P1)[6,5]",
         "board(P1)[5,5]", "board(P1)[4,5]", "board(P1)[4,4]", "board(P1)[4,3]"]
-
-
-def test_the_blue_player(snapshot: Any) -> None:
-    game = RULES.position(BLUE)
-    preview = game.preview_scoring("final")
-    # rulebook: 5 + 6 + 2 + 7 + 6 + 8 + 4 - 6 - 2 = 30, with the 22 scored before: 52
-    assert preview[0] == {**ZERO, "Juku": 5, "Samurai": 6, "Temple": 2, "Wheel": 7, "Observation Point": 6,
-                          "colours": 8, "Extra Actions": 4, "Bears": -6, "Snow": -2, "total": 30}
-    assert game.totals()[0] + preview[0]["total"] == 52
-    # P2 holds its Starting tile alone: a path of one segment with 2 Bear symbols
-    assert preview[1] == {**ZERO, "Bears": -2, "total": -2}
-    assert game.scoring_choices("final")[0] == {"scored_path": PATH}
-    assert preview == snapshot
-
-
-def test_the_blue_player_without_the_bell(snapshot: Any) -> None:
-    # The Rock Bell on (4,5) removed: it no longer matches its Rock tile (colours 8 -> 6), and
-    # the Bear symbols it protected count: the Starting tile's 2 and (4,5)'s 1 (Bears -6 -> -9).
-    # The path is the same (a token carries no path). Final 30 - 2 - 3 = 25.
-    data = copy.deepcopy(BLUE)
-    stack = data["zones"]["board(P1)"]["rows"][1][2]
-    assert stack[-1] == "Rock Bell"
-    stack.pop()
-    game = RULES.position(data)
-    preview = game.preview_scoring("final")
-    assert preview[0] == {**ZERO, "Juku": 5, "Samurai": 6, "Temple": 2, "Wheel": 7, "Observation Point": 6,
-                          "colours": 6, "Extra Actions": 4, "Bears": -9, "Snow": -2, "total": 25}
-    assert game.scoring_choices("final")[0] == {"scored_path": PATH}
-    assert preview == snapshot
 
 
 def test_each_scoring_token_alone_adds_up_to_the_intermediate_scoring() -> None:
