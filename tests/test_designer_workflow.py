@@ -114,11 +114,13 @@ def test_the_designers_workflow(folder: Path) -> None:
     assert pytest_in(folder).returncode == 0
 
 
-def test_a_broken_examples_file_is_a_collection_error_without_a_traceback(folder: Path) -> None:
+def test_a_broken_examples_file_fails_saying_why_and_the_rest_runs(folder: Path) -> None:
     (folder / "paddies.examples.json").write_text('{"format": "ruleforge-examples/1", "examples": [{"name": 1}]}')
-    ran = pytest_in(folder, "paddies.examples.json")
-    assert ran.returncode != 0
+    ran = pytest_in(folder)
+    assert ran.returncode == 1
     assert "example #1: 'name' must be a text" in ran.stdout
+    assert "FAILED paddies.examples.json::examples" in ran.stdout
+    assert "PASSED test_paddies.py::test_the_rules" in ran.stdout  # the other tests still run
     assert "Traceback" not in ran.stdout
 
 
@@ -126,6 +128,6 @@ def test_a_broken_variant_shows_its_diagnostics(folder: Path) -> None:
     variant = folder / "paddies.rules"
     variant.write_text(variant.read_text().replace("paddy_points *", "padi_points *"))
     ran = pytest_in(folder, "paddies.examples.json")
-    assert ran.returncode != 0
+    assert ran.returncode == 1
     assert "paddies.rules:" in ran.stdout and "padi_points" in ran.stdout
     assert "Traceback" not in ran.stdout

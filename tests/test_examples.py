@@ -78,7 +78,7 @@ def test_examples_pass_with_every_check_compared(folder: Path) -> None:
     assert first.breakdown is not None and first.breakdown.totals() == [15, 1]
     # values: a global expression, and per seat with p bound, shown as views show them
     assert {c.label: c.actual for c in tally.checks if c.what == "value"} == {
-        "- player_count": 2, "P1 midway(p)": 3, "P1 count(tray(p))": 2, "P2 list(x for x in tray(p))": []}
+        "player_count": 2, "P1 midway(p)": 3, "P1 count(tray(p))": 2, "P2 list(x for x in tray(p))": []}
 
 
 def test_a_wrong_expectation_fails_naming_the_item_and_the_difference(folder: Path) -> None:
@@ -143,6 +143,23 @@ def test_a_malformed_examples_file_names_every_problem(folder: Path, data: Any, 
         examples_of(ruleforge.load(folder / "stacks.rules"))
     assert message in str(err.value)
     assert str(err.value).startswith(str(folder / "stacks.examples.json"))
+
+
+def test_a_refused_position(folder: Path) -> None:
+    write_examples(folder / "stacks.examples.json", [
+        example("no chip 9", position={"format": "ruleforge-position/1", "players": 2,
+                                       "zones": {"tray(P1)": ["Chip 9"]}},
+                refused="no component has this label"),
+        example("accepted", refused="anything"),
+    ])
+    rules = ruleforge.load(folder / "stacks.rules")
+    refused, accepted = (run_example(rules, e) for e in examples_of(rules))
+    assert refused.passed
+    assert accepted.status == "fail"
+    assert [(c.key, c.expected, c.actual) for c in accepted.checks] == [("refused", "anything", "accepted")]
+    write_examples(folder / "stacks.examples.json", [example("both", refused="x", expect={"P1": {"total": 1}})])
+    with pytest.raises(ExamplesError, match="a refused position scores nothing"):
+        examples_of(rules)
 
 
 def test_every_problem_of_a_file_at_once(folder: Path) -> None:

@@ -26,4 +26,11 @@ def test_wheel_holds_the_cli_package_and_the_grammar(tmp_path: Path) -> None:
     assert modules <= names, modules - names
     assert {"ruleforge/cli/__init__.py", "ruleforge/cli/play.py", "ruleforge/grammar/ruleforge.lark"} <= names
     entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "ruleforge = ruleforge.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+    entries = zipfile.ZipFile(wheel).read(entry).decode()
+    assert "ruleforge = ruleforge.cli:main" in entries
+    # the pytest plugin, found by pytest wherever ruleforge is installed (docs/testing.md)
+    assert "[pytest11]\nruleforge = ruleforge.testing.plugin" in entries
+    assert "ruleforge/testing/plugin.py" in names
+    metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert "Provides-Extra: test" in metadata
+    assert 'Requires-Dist: syrupy>=4.6; extra == "test"' in metadata

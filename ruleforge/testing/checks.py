@@ -30,8 +30,7 @@ class Check:
 
     @property
     def label(self) -> str:
-        who = player_name(self.player) if self.player is not None else "-"
-        return f"{who} {self.key}"
+        return self.key if self.player is None else f"{player_name(self.player)} {self.key}"
 
 
 @attrs.frozen(eq=False)
@@ -101,6 +100,8 @@ def example_game(rules: Rules, example: Example) -> Game:
 def run_example(rules: Rules, example: Example) -> Outcome:
     """Score the example's position and compare every expectation; never raises for a bad
     example: what keeps it from running is the outcome's error."""
+    if example.refused is not None:
+        return _refusal(rules, example)
     try:
         game = example_game(rules, example)
         missing = [n for n in example.scorings if n not in rules.model.scorings]
@@ -121,6 +122,17 @@ def run_example(rules: Rules, example: Example) -> Outcome:
     except GameError as err:
         return Outcome(example, error=str(err))
     return Outcome(example, tuple(checks), breakdown)
+
+
+def _refusal(rules: Rules, example: Example) -> Outcome:
+    """An example of a position the rules must refuse (an invariant, a layout no game reaches)."""
+    try:
+        example_game(rules, example)
+        said = "accepted"
+    except GameError as err:
+        said = str(err)
+    wanted = example.refused or ""
+    return Outcome(example, (Check(None, "refused", "refused", wanted, wanted if wanted in said else said),))
 
 
 class _Unrunnable(Exception):

@@ -15,7 +15,7 @@ from ..scoresheet import read_json
 
 EXAMPLES_FORMAT = "ruleforge-examples/1"
 EXAMPLES_SUFFIX = ".examples.json"
-EXAMPLE_KEYS = ("name", "source", "note", "position", "scoring", "expect", "choices", "values")
+EXAMPLE_KEYS = ("name", "source", "note", "position", "scoring", "expect", "choices", "values", "refused")
 SEAT = re.compile(r"P([1-9][0-9]*)$")
 
 
@@ -39,6 +39,7 @@ class Example:
     choices: dict[int, dict[str, Any]]  # seat -> variable -> value as views show it
     values: dict[str, Any]  # expression -> value as views show it
     player_values: dict[int, dict[str, Any]]  # seat -> expression (with p bound) -> value
+    refused: str | None  # the position must be refused, with a message holding this text
     note: str
     origin: Path  # the examples file it is written in
     index: int  # its place in that file, from 1
@@ -143,8 +144,15 @@ def _example(path: Path, index: int, entry: Any) -> Example:
                                                                   else ""))
     if "note" in entry and not isinstance(entry["note"], str):
         problems.append(f"{where}: 'note' must be a text")
-    if not any(key in entry for key in ("expect", "choices", "values")):
-        problems.append(f"{where}: nothing to check: give 'expect' (points per player), 'choices' or 'values'")
+    refused = entry.get("refused")
+    if refused is not None and (not isinstance(refused, str) or not refused.strip()):
+        problems.append(f"{where}: 'refused' must be a text: what the message refusing the position says")
+    if refused is not None and any(key in entry for key in ("expect", "choices", "values", "scoring")):
+        problems.append(f"{where}: a refused position scores nothing: 'refused' goes without expect, choices, "
+                        "values and scoring")
+    if not any(key in entry for key in ("expect", "choices", "values", "refused")):
+        problems.append(f"{where}: nothing to check: give 'expect' (points per player), 'choices', 'values' "
+                        "or 'refused'")
     position = _position(path, where, entry.get("position"), problems)
     scorings = _scorings(where, entry.get("scoring"), problems)
     expect = _per_seat(where, "expect", entry.get("expect", {}), problems, points=True)
@@ -154,7 +162,8 @@ def _example(path: Path, index: int, entry: Any) -> Example:
         raise ExamplesError(problems)
     return Example(name=entry["name"], source=entry["source"], position=position, scorings=scorings,
                    expect=expect, choices=choices, values=values, player_values=player_values,
-                   note=entry.get("note", ""), origin=path, index=index)
+                   refused=refused if isinstance(refused, str) else None, note=entry.get("note", ""),
+                   origin=path, index=index)
 
 
 def _position(path: Path, where: str, value: Any, problems: list[str]) -> dict[str, Any]:

@@ -93,22 +93,23 @@ class ExamplesFile(pytest.File):
         super().__init__(**kwargs)
         self.rules_path = rules_path
 
-    def collect(self) -> Iterator[ExampleItem]:
+    def collect(self) -> Iterator[pytest.Item]:
+        """An item per example; a file that cannot be read (a broken rules file, an examples
+        file that is not one) is one failing item saying why, and the rest of the run goes on."""
         if not self.rules_path.is_file():
-            raise CollectProblem(f"{self.path.name}: no rules file '{self.rules_path.name}' beside it "
-                                 f"(an examples file foo{EXAMPLES_SUFFIX} belongs to foo.rules)")
-        rules = load_cached(self.config, self.rules_path)
-        own = self.path if self.path.name.endswith(EXAMPLES_SUFFIX) else None
-        for example in load_examples(rules.files, own):
+            yield ProblemItem.from_parent(self, name="examples", problem=(
+                f"{self.path.name}: no rules file '{self.rules_path.name}' beside it "
+                f"(an examples file foo{EXAMPLES_SUFFIX} belongs to foo.rules)"))
+            return
+        try:
+            rules = load_cached(self.config, self.rules_path)
+            own = self.path if self.path.name.endswith(EXAMPLES_SUFFIX) else None
+            examples = load_examples(rules.files, own)
+        except (RulesError, GameError) as err:
+            yield ProblemItem.from_parent(self, name="examples", problem=_plain_problem(err) or str(err))
+            return
+        for example in examples:
             yield ExampleItem.from_parent(self, name=example.name, example=example)
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        problem = _plain_problem(excinfo.value)
-        return problem if problem is not None else super().repr_failure(excinfo)
-
-
-class CollectProblem(Exception):
-    """A folder's files that cannot be collected as examples, said in a sentence."""
 
 
 def _plain_problem(err: BaseException) -> str | None:
@@ -116,9 +117,30 @@ def _plain_problem(err: BaseException) -> str | None:
     is not one."""
     if isinstance(err, RulesError):
         return err.render()
-    if isinstance(err, (GameError, CollectProblem)):
+    if isinstance(err, GameError):
         return str(err)
     return None
+
+
+class Problem(Exception):
+    """Why the examples of a file cannot run, worded for its author."""
+
+
+class ProblemItem(pytest.Item):
+    """Stands for the examples of a file that cannot be read: it fails with the reason."""
+
+    def __init__(self, *, problem: str, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.problem = problem
+
+    def runtest(self) -> None:
+        raise Problem(self.problem)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        return self.problem if isinstance(excinfo.value, Problem) else super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, "examples"
 
 
 class ExampleFailed(Exception):
@@ -239,19 +261,36 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     else:
         paths = sorted({rules_file_of(f) for f in folder.glob(f"*{EXAMPLES_SUFFIX}")}
                        | {f for f in folder.glob("*.rules") if _bases_have_examples(f)})
-    cases: list[ExampleCase] = []
+    cases: list[Any] = []
+    ids: list[str] = []
     for path in paths:
         try:
             rules = load_cached(metafunc.config, path)
-            cases += [ExampleCase(rules, e) for e in load_examples(rules.files)]
-        except (RulesError, GameError) as err:
-            pytest.fail(f"ruleforge_example: {_plain_problem(err)}", pytrace=False)
+            examples = load_examples(rules.files)
+        except (RulesError, GameError) as err:  # the test fails saying why; the rest of the run goes on
+            cases.append(UnreadableExamples(_plain_problem(err) or str(err)))
+            ids.append(f"{path.stem}: examples")
+            continue
+        cases += [ExampleCase(rules, e) for e in examples]
+        ids += [f"{path.stem}: {e.name}" if len(paths) > 1 else e.name for e in examples]
     if not cases:
-        pytest.fail(f"ruleforge_example: no scoring examples for {metafunc.definition.nodeid} (none beside "
-                    f"it in {folder}; name rules files with @pytest.mark.ruleforge_rules)", pytrace=False)
-    several = len(paths) > 1
-    ids = [f"{Path(c.rules.files[0]).stem}: {c.example.name}" if several else c.example.name for c in cases]
+        cases.append(UnreadableExamples(f"no scoring examples for {metafunc.definition.nodeid}: none beside it in "
+                                        f"{folder} (name rules files with @pytest.mark.ruleforge_rules)"))
+        ids.append("examples")
     metafunc.parametrize("ruleforge_example", cases, ids=ids)
+
+
+class UnreadableExamples:
+    """What `ruleforge_example` is when the examples cannot be read: using it fails the test
+    with the reason."""
+
+    def __init__(self, problem: str):
+        self.problem = problem
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        pytest.fail(f"ruleforge_example: {self.problem}", pytrace=False)
 
 
 @pytest.fixture
