@@ -88,7 +88,7 @@ class Breakdown:
         return [dict(row)["total"] for row in self.rows]
 
     def lines(self) -> list[str]:
-        """One line per player and item, in a stable order: `P1 Rice Field = 20`; a choice
+        """One line per player and item, in a stable order: `P1 bonus = 20`; a choice
         as `P1 scored_path: board(P1)[4,3] → ...`. Meant to be read in a diff."""
         out = [f"scored by {', '.join(self.scorings)}"]
         for p, row in enumerate(self.rows):

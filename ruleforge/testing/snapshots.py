@@ -1,5 +1,5 @@
 """A syrupy extension for score breakdowns: stored as text, one line per player and item in
-the scorings' order (`P1 Rice Field = 20`), so a snapshot reads like a score sheet and a
+the scorings' order (`P1 bonus = 20`), so a snapshot reads like a score sheet and a
 failed one says which items moved and by how much. Needs syrupy (`ruleforge[test]`)."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def as_text(data: Any) -> Any:
 
 
 def moved_items(before: str, now: str) -> list[str]:
-    """`P1 Rice Field: 20 -> 25 (+5)` for each item whose points differ, and the items that
+    """`P1 bonus: 20 -> 25 (+5)` for each item whose points differ, and the items that
     appear or disappear; read from two breakdowns' text."""
     old, new = _items(before), _items(now)
     out = []
