@@ -15,6 +15,7 @@ import click
 from .. import limits
 from ..agents import agent_names
 from ..balance import runner
+from ..balance.records import trigger_names
 from ..balance.stats import summarise
 from ..engine import Game
 from ..rules import Rules
@@ -103,7 +104,7 @@ def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Batc
             "seconds": played.seconds, "jobs": jobs}
     actions = list(dict.fromkeys(info.name for info in program.actions))
     items = list(dict.fromkeys(label for _, label in program.items))
-    return summarise(played.records, head, names, actions, items)
+    return summarise(played.records, head, names, actions, items, trigger_names(rules.model))
 
 
 def write_records(path: str, records: list[dict[str, Any]]) -> None:
@@ -177,8 +178,8 @@ def print_items(summary: dict[str, Any]) -> None:
     seats = summary["seats"]
     if not seats or not seats[0]["items"]:
         return
-    table = Table(title="mean points per scoring item")
-    table.add_column("item")
+    table = Table()
+    table.add_column("scoring item: mean points")
     for s in seats:
         table.add_column(s["seat"], justify="right")
     for item in seats[0]["items"]:
@@ -190,7 +191,7 @@ def print_actions(summary: dict[str, Any]) -> None:
     """How often each action is legal and taken, and the rules no game exercised."""
     from rich.table import Table
 
-    table = Table(title="actions")
+    table = Table()
     for head in ("action", "taken", "share of decisions", "legal at"):
         table.add_column(head, justify="left" if head == "action" else "right")
     for name, a in summary["actions"].items():
