@@ -82,7 +82,7 @@ def _by_name(names: list[str], counts: dict[int, int]) -> dict[str, int]:
 
 
 def trigger_names(model: Model) -> list[str]:
-    """Each trigger as people find it in the rules: `moved into hand from river (file.rules:31)`."""
+    """Each trigger as people find it in the rules: `moved into ZONE from OTHER (FILE:LINE)`."""
     names = []
     for t in model.triggers:
         words = f"moved into {t.zone}" if t.event == "enter" else f"moved out of {t.zone}"

@@ -164,7 +164,7 @@ def print_shape(summary: dict[str, Any]) -> None:
     who = f"{seats[0]} in every game" if len(seats) == 1 else "seat varies"
     if fp["win_rate"] is not None:
         click.echo(f"first player ({who}): wins {fp['win_rate']:.1%} (95% {span(fp['interval'], '.1%')}), "
-                   f"fair {fp['fair']:.1%}, advantage {fp['advantage'] * 100:+.1f} points")
+                   f"fair {fp['fair']:.1%}, advantage {fp['advantage'] * 100:+.1f} percentage points")
     click.echo(f"games: {done}   decisions per game: mean {ln['mean']:.1f}, min {ln['min']}, max {ln['max']}")
     turns = ln["turns"]
     click.echo(f"turns per game: mean {turns['mean']:.1f}, min {turns['min']}, max {turns['max']}   "
@@ -192,7 +192,7 @@ def print_actions(summary: dict[str, Any]) -> None:
     from rich.table import Table
 
     table = Table()
-    for head in ("action", "taken", "share of decisions", "legal at"):
+    for head in ("action", "taken", "share of decisions", "legal at (share of decisions)"):
         table.add_column(head, justify="left" if head == "action" else "right")
     for name, a in summary["actions"].items():
         table.add_row(cell(name), cell(a["taken"]), cell(number(a["share"], ".1%")),
