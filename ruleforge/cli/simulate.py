@@ -43,7 +43,7 @@ def play_one(rules: Rules, players: int, seed: int, options: dict[str, Any], age
 
 
 @attrs.define
-class Batch:
+class Played:
     """A batch played and summarised: its records in seed order and the games that failed."""
 
     records: list[dict[str, Any]] = attrs.Factory(list)
@@ -52,12 +52,12 @@ class Batch:
     seconds: float = 0.0
 
 
-def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, label: str = "simulating") -> Batch:
+def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, label: str = "simulating") -> Played:
     """Play the games, a progress bar on a terminal, each failure printed as it comes; Ctrl-C
     stops them and keeps what was finished."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    out = Batch()
+    out = Played()
     err = err_console()
     start = time.perf_counter()
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -95,7 +95,7 @@ def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any
     return runner.Batch(file, n, options, ",".join(names), in_force), names
 
 
-def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Batch, seed: int, games: int,
+def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Played, seed: int, games: int,
                jobs: int) -> dict[str, Any]:
     """The Summary of a batch played (the declared actions and items listed even if unused)."""
     program = rules.program(batch.players, batch.options)
