@@ -297,3 +297,23 @@ def test_records_are_json_lines_for_pandas(tmp_path: Path) -> None:
         assert record["scores"] == [sum(b.values()) for b in record["breakdowns"]]
         assert sum(record["actions"].values()) == record["decisions"] == sum(record["choices"].values())
         assert not math.isnan(record["branching"]["sum"] / record["branching"]["count"])
+
+
+def test_trigger_firings_are_the_game_s_not_an_agent_s_look_ahead(tmp_path: Path) -> None:
+    # greedy tries every `take` on a copy of the game, which fires the trigger there too
+    path = tmp_path / "games.jsonl"
+    rules = str(ROOT / "tests" / "synthetic" / "triggers.rules")
+    assert run("simulate", rules, "-n", "10", "--agents", "greedy", "--records", str(path)).exit_code == 0
+    for r in records_of(path):
+        assert r["triggers"]["moved into hand from river (triggers.rules:33)"] == r["actions"]["take"]
+
+
+def test_only_a_program_compiled_for_statistics_counts_triggers() -> None:
+    import ruleforge
+
+    rules = ruleforge.load(UNUSED)
+    assert "FIRED[" not in rules.program(2).source
+    counted = rules.program(2, count_triggers=True)
+    assert "FIRED[0] += 1" in counted.source
+    assert "FIRED[1]" not in counted.source  # no move goes to the vault: that trigger is never compiled in
+    assert counted is not rules.program(2)
