@@ -195,6 +195,11 @@ def test_failed_games_with_jobs_are_reported_in_seed_order() -> None:
     lines = result.stderr.splitlines()
     assert [line.split(":")[1] for line in lines[:5]] == [f" game {i} (seed {i - 1})" for i in range(1, 6)]
     assert lines[-1] == "error: 5 of 5 games failed"
+    both = run("compare", HAGAKURE, "-n", "2", "--max-decisions", "10", "--jobs", "2")
+    assert both.exit_code == 1
+    assert [line.split(":")[1] for line in both.stderr.splitlines()] == [
+        " A, game 1 (seed 0)", " A, game 2 (seed 1)", " B, game 1 (seed 0)", " B, game 2 (seed 1)",
+        " 4 of 4 games failed"]
 
 
 def test_ctrl_c_stops_every_process() -> None:

@@ -125,9 +125,7 @@ def compare(file_a: str, file_b: str | None, games: int, players: int | None, se
     for file, rules, options, label in ((file_a, rules_a, options_a, "A"), (file_b, rules_b, options_b, "B")):
         batch, names = prepare(rules, file, n, options, agents, max_decisions, max_skips, "compare")
         with game_limits(max_decisions, max_skips):
-            played = run_batch(batch, seed, games, jobs, f"playing {label}")
-        for failure in played.failed:
-            failure["side"] = label
+            played = run_batch(batch, seed, games, jobs, label)
         if not played.completed:
             click.echo("interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED)

@@ -52,16 +52,17 @@ class Played:
     seconds: float = 0.0
 
 
-def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, label: str = "simulating") -> Played:
-    """Play the games, a progress bar on a terminal, each failure printed as it comes; Ctrl-C
-    stops them and keeps what was finished."""
+def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str = "") -> Played:
+    """Play the games, a progress bar on a terminal, each failure printed as it comes (named
+    with its `side` of a comparison); Ctrl-C stops them and keeps what was finished."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     out = Played()
     err = err_console()
     start = time.perf_counter()
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as progress:
+    title = f"playing {side}" if side else "simulating"
+    with Progress(TextColumn(title), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games)
         try:
             with contextlib.closing(runner.outcomes(batch, seed, games, jobs)) as played:
@@ -70,7 +71,8 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, label: str 
                         out.records.append(data)
                     else:
                         out.failed.append(data)
-                        progress.console.print(cell(f"error: game {data['game']} (seed {data['seed']}): "
+                        where = f"{side}, game" if side else "game"
+                        progress.console.print(cell(f"error: {where} {data['game']} (seed {data['seed']}): "
                                                     f"{data['error']}"), soft_wrap=True)
                     progress.advance(task)
         except KeyboardInterrupt:
