@@ -18,7 +18,7 @@ class Watch:
     which, which is taken. Cheap: a few counters per decision."""
 
     __slots__ = ("first", "decisions", "turns", "last", "branching_sum", "branching_max", "taken", "legal",
-                 "choices", "fired")
+                 "fired")
 
     def __init__(self) -> None:
         self.first: int | None = None
@@ -29,7 +29,6 @@ class Watch:
         self.branching_max = 0
         self.taken: dict[int, int] = {}  # action id -> times taken
         self.legal: dict[int, int] = {}  # action id -> decisions where it was legal
-        self.choices: dict[str, int] = {}
         self.fired: list[int] = []  # per trigger: times it fired in the game (the runner sets it)
 
     def decide(self, game: Game, legal: list[Action], action: Action) -> None:
@@ -47,11 +46,21 @@ class Watch:
             self.branching_max = count
         aid = action[0]
         self.taken[aid] = self.taken.get(aid, 0) + 1
-        for a in {a[0] for a in legal}:
+        for a in {a[0] for a in legal} if count > 1 else (aid,):
             self.legal[a] = self.legal.get(a, 0) + 1
-        label = game.label(action)
-        if label in self.choices or len(self.choices) < CHOICES_PER_GAME:
-            self.choices[label] = self.choices.get(label, 0) + 1
+
+
+def choices(game: Game) -> dict[str, int]:
+    """How often each label was taken, read from the log at the end: a label that reads the
+    state was logged as text when played; the others are made now (cheaper than per decision)."""
+    out: dict[str, int] = {}
+    for entry in game.state.log:
+        if entry[0] != "act":
+            continue
+        label = entry[4] if len(entry) > 4 else game._log_label(entry[2], entry[1], entry[3], False)
+        if label in out or len(out) < CHOICES_PER_GAME:
+            out[label] = out.get(label, 0) + 1
+    return dict(sorted(out.items()))
 
 
 def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[str],
@@ -67,7 +76,7 @@ def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[st
         "decisions": watch.decisions, "turns": watch.turns, "rounds": None,
         "branching": {"sum": watch.branching_sum, "count": watch.decisions, "max": watch.branching_max},
         "actions": _by_name(names, watch.taken), "legal": _by_name(names, watch.legal),
-        "choices": dict(sorted(watch.choices.items())),
+        "choices": choices(game),
     }
     if triggers:
         record["triggers"] = dict(zip(triggers, watch.fired))
