@@ -1,0 +1,1 @@
+"""Balance statistics for many simulated games: records, summaries, comparisons, the HTML report."""
