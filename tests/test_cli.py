@@ -265,7 +265,7 @@ def test_simulate_json_summary() -> None:
     seats = doc["seats"]
     assert [s["seat"] for s in seats] == ["P1", "P2", "P3", "P4"]
     assert all(s["agent"] == "random" for s in seats)
-    assert sum(s["win_rate"] for s in seats) == pytest.approx(1.0)
+    assert sum(s["win_rate"] for s in seats) + doc["outcomes"]["ties"] == pytest.approx(1.0)
     assert all(0 <= s["win_rate"] <= 1 and s["sd_total"] >= 0 for s in seats)
     # 4 players: 8 rounds of 4 preparation choices and 4 tricks of 4 plays at least.
     length = doc["length"]
@@ -288,10 +288,13 @@ def test_simulate_greedy_takes_the_best_token(tmp_path: Path) -> None:
     assert "games: 60   decisions per game: mean 2.0, min 2, max 2" in table.stdout
 
 
-def test_simulate_shared_wins_count_a_share(tmp_path: Path) -> None:
+def test_simulate_counts_a_tie_as_a_tie(tmp_path: Path) -> None:
+    # every game is a tie: nobody wins outright, both seats share first place every time
     result = run("simulate", pick_rules(tmp_path, "3 of Token(value: 1) in pool"), "-n", "10", "--json")
-    seats = json.loads(result.stdout)["seats"]
-    assert [s["win_rate"] for s in seats] == [0.5, 0.5]
+    doc = json.loads(result.stdout)
+    seats = doc["seats"]
+    assert [(s["wins"], s["shared"], s["win_rate"], s["tie_rate"]) for s in seats] == [(0, 10, 0.0, 1.0)] * 2
+    assert doc["outcomes"] == {"decisive": 0.0, "ties": 1.0}
     assert [s["mean_total"] for s in seats] == [1, 1]
 
 

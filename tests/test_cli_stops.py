@@ -22,7 +22,8 @@ from click.testing import CliRunner, Result
 
 from ruleforge import GameError, limits
 from ruleforge.agents import RandomAgent
-from ruleforge.cli import main, simulate
+from ruleforge.balance import runner
+from ruleforge.cli import main
 
 ROOT = Path(__file__).parents[1]
 HAGAKURE = str(ROOT / "games" / "hagakure.rules")
@@ -128,7 +129,7 @@ def test_ctrl_c_at_a_persons_prompt(tmp_path: Path) -> None:
 
 def stop_at(monkeypatch: pytest.MonkeyPatch, game: int, error: BaseException) -> None:
     """Make the `game`-th game of a batch (1-based) raise `error` instead of being played."""
-    real = simulate.play_one
+    real = runner.play_game
     calls = []
 
     def play_one(*args: Any) -> Any:
@@ -137,7 +138,7 @@ def stop_at(monkeypatch: pytest.MonkeyPatch, game: int, error: BaseException) ->
             raise error
         return real(*args)
 
-    monkeypatch.setattr(simulate, "play_one", play_one)
+    monkeypatch.setattr(runner, "play_game", play_one)
 
 
 @pytest.mark.parametrize("finished", [0, 1, 3])
@@ -170,7 +171,7 @@ def test_simulate_reports_a_failed_game_and_goes_on(monkeypatch: pytest.MonkeyPa
     doc = json.loads(result.stdout)
     assert doc["games"] == 4 and doc["interrupted"] is False
     assert doc["failed"] == [{"game": 3, "seed": 9, "error": "rules.rules:3:4: runtime error: ZeroDivisionError"}]
-    assert sum(s["win_rate"] for s in doc["seats"]) == pytest.approx(1.0)
+    assert sum(s["win_rate"] for s in doc["seats"]) + doc["outcomes"]["ties"] == pytest.approx(1.0)
 
 
 def test_simulate_where_every_game_fails_still_summarises() -> None:
@@ -191,7 +192,7 @@ def test_simulate_stopped_by_ctrl_c_in_a_real_process() -> None:
     doc = json.loads(out)
     assert doc["interrupted"] is True and doc["requested"] == 1_000_000 and doc["games"] < 1_000_000
     if doc["games"]:
-        assert sum(s["win_rate"] for s in doc["seats"]) == pytest.approx(1.0)
+        assert sum(s["win_rate"] for s in doc["seats"]) + doc["outcomes"]["ties"] == pytest.approx(1.0)
     assert "Traceback" not in err
 
 

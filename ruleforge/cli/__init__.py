@@ -11,19 +11,19 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from . import check, examples, play, playthrough, replay, score, simulate
+from . import check, compare, examples, play, playthrough, replay, score, simulate
 from .common import check_environment
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ruleforge")
 def main() -> None:
-    """Write a tabletop game's rules as text; check, play, simulate, score, replay and test it."""
+    """Write a tabletop game's rules as text; check, play, simulate, compare, score, replay and test it."""
     check_environment()
 
 
 for command in (check.check, play.play, simulate.simulate, score.score, replay.replay, examples.test,
-                playthrough.playthrough):
+                playthrough.playthrough, compare.compare):
     main.add_command(command)
 
 __all__ = ["main"]

@@ -3,9 +3,9 @@ is reported and the batch goes on; Ctrl-C summarises the games finished so far."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
-import statistics
 import time
 from typing import Any
 
@@ -13,14 +13,15 @@ import attrs
 import click
 
 from .. import limits
-from ..agents import agent_names, make_agents
-from ..diagnostics import GameError
-from ..engine import Game, player_name
+from ..agents import agent_names
+from ..balance import runner
+from ..balance.stats import summarise
+from ..engine import Game
 from ..rules import Rules
 from .common import (
     EXIT_INTERRUPTED,
     cell,
-    decisions,
+    check_writable,
     err_console,
     fail,
     game_limits,
@@ -31,102 +32,106 @@ from .common import (
     out_console,
     parse_options,
     resolve_players,
-    too_many_decisions,
+    write_atomic,
 )
-
-
-@attrs.define
-class Tally:
-    """The outcomes of the games finished so far, and the games that failed."""
-
-    players: int
-    wins: list[float] = attrs.Factory(list)
-    totals: list[list[int]] = attrs.Factory(list)
-    lengths: list[int] = attrs.Factory(list)
-    failed: list[dict[str, Any]] = attrs.Factory(list)
-
-    def __attrs_post_init__(self) -> None:
-        self.wins = [0.0] * self.players
-        self.totals = [[] for _ in range(self.players)]
-
-    @property
-    def finished(self) -> int:
-        return len(self.lengths)
-
-    def add(self, game: Game) -> None:
-        winners = game.winners()
-        for p in winners:
-            self.wins[p] += 1 / len(winners)
-        for s in game.scores():
-            self.totals[s["player"]].append(s["total"])
-        self.lengths.append(decisions(game))
-
-    def seat(self, p: int, agent: str) -> dict[str, Any]:
-        """A seat's statistics; None where the games finished do not define one (no game, one game)."""
-        totals = self.totals[p]
-        return {
-            "seat": player_name(p), "agent": agent, "wins": round(self.wins[p], 6),
-            "win_rate": self.wins[p] / self.finished if self.finished else None,
-            "mean_total": statistics.fmean(totals) if totals else None,
-            "sd_total": statistics.stdev(totals) if len(totals) > 1 else None,
-        }
-
-    def length(self) -> dict[str, Any]:
-        lengths = self.lengths
-        if not lengths:
-            return {"mean": None, "min": None, "max": None}
-        return {"mean": statistics.fmean(lengths), "min": min(lengths), "max": max(lengths)}
 
 
 def play_one(rules: Rules, players: int, seed: int, options: dict[str, Any], agents: str) -> Game:
     """One game to its end; GameError if it fails or passes the decisions limit."""
-    game = rules.new_game(players, seed, options)
-    seats = make_agents(agents, players, seed)
-    limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
-    count = 0
-    while not game.is_over:
-        if count >= limit:
-            raise GameError(too_many_decisions(count))
-        game.apply(seats[game.current_player].choose(game))  # type: ignore[index]
-        count += 1
-    return game
+    return runner.play_game(rules, players, seed, options, agents)[0]
 
 
-def run_batch(rules: Rules, players: int, seed: int, games: int, options: dict[str, Any], agents: str,
-              tally: Tally) -> bool:
-    """Play the games into `tally`, a progress bar on a terminal; False if Ctrl-C stopped them."""
+@attrs.define
+class Batch:
+    """A batch played and summarised: its records in seed order and the games that failed."""
+
+    records: list[dict[str, Any]] = attrs.Factory(list)
+    failed: list[dict[str, Any]] = attrs.Factory(list)
+    completed: bool = True
+    seconds: float = 0.0
+
+
+def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, label: str = "simulating") -> Batch:
+    """Play the games, a progress bar on a terminal, each failure printed as it comes; Ctrl-C
+    stops them and keeps what was finished."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    out = Batch()
     err = err_console()
-    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    start = time.perf_counter()
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games)
         try:
-            for i in range(games):
-                game_seed = seed + i
-                try:
-                    tally.add(play_one(rules, players, game_seed, options, agents))
-                except GameError as e:
-                    tally.failed.append({"game": i + 1, "seed": game_seed, "error": str(e)})
-                    progress.console.print(cell(f"error: game {i + 1} (seed {game_seed}): {e}"), soft_wrap=True)
-                progress.advance(task)
+            with contextlib.closing(runner.outcomes(batch, seed, games, jobs)) as played:
+                for kind, data in played:
+                    if kind == "record":
+                        out.records.append(data)
+                    else:
+                        out.failed.append(data)
+                        progress.console.print(cell(f"error: game {data['game']} (seed {data['seed']}): "
+                                                    f"{data['error']}"), soft_wrap=True)
+                    progress.advance(task)
         except KeyboardInterrupt:
-            return False
-    return True
+            out.completed = False
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any], agents: str | None,
+            max_decisions: int | None, max_skips: int | None, command: str = "simulate",
+            ) -> tuple[runner.Batch, list[str]]:
+    """The batch to play and each seat's agent; a bad player count, option or agent fails now."""
+    n = resolve_players(rules, players)
+    rules.program(n, options)  # a bad player count or option fails before any game starts
+    names = agent_names(agents or "random", n)
+    if "human" in names:
+        fail(f"{command} plays automatic agents only; use `ruleforge play` for a human seat")
+    with game_limits(max_decisions, max_skips):
+        in_force = {"decisions_per_game": limits.LIMITS.decisions_per_game,
+                    "skips_in_a_row": limits.LIMITS.skips_in_a_row}
+    runner.remember(file, rules)
+    return runner.Batch(file, n, options, ",".join(names), in_force), names
+
+
+def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Batch, seed: int, games: int,
+               jobs: int) -> dict[str, Any]:
+    """The Summary of a batch played (the declared actions and items listed even if unused)."""
+    program = rules.program(batch.players, batch.options)
+    head = {"rules": batch.path, "game": rules.title, "players": batch.players, "options": batch.options,
+            "seed": seed, "requested": games, "interrupted": not played.completed, "failed": played.failed,
+            "seconds": played.seconds, "jobs": jobs}
+    actions = list(dict.fromkeys(info.name for info in program.actions))
+    items = list(dict.fromkeys(label for _, label in program.items))
+    return summarise(played.records, head, names, actions, items)
+
+
+def write_records(path: str, records: list[dict[str, Any]]) -> None:
+    """One JSON line per game, in seed order: `pandas.read_json(path, lines=True)` reads it."""
+    write_atomic(path, "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records), "records file")
+
+
+def number(value: float | None, form: str) -> str:
+    return "-" if value is None else format(value, form)
+
+
+def span(pair: list[float] | None, form: str) -> str:
+    return "-" if pair is None else f"{format(pair[0], form)} to {format(pair[1], form)}"
 
 
 def print_table(summary: dict[str, Any]) -> None:
+    """The summary for people: seats, then the game's shape, then what the rules never used."""
     from rich.table import Table
 
-    def number(value: float | None, form: str) -> str:
-        return "-" if value is None else format(value, form)
-
     table = Table()
-    for head in ("seat", "agent", "win rate", "mean total", "sd"):
-        table.add_column(head, justify="left" if head in ("seat", "agent") else "right")
+    for head in ("seat", "agent", "win rate", "95% interval", "tied", "mean total", "sd", "median"):
+        table.add_column(head, justify="left" if head in ("seat", "agent") else "right", no_wrap=True)
     for s in summary["seats"]:
-        table.add_row(cell(s["seat"]), cell(s["agent"]), cell(number(s["win_rate"], ".1%")),
-                      cell(number(s["mean_total"], ".2f")), cell(number(s["sd_total"], ".2f")))
+        interval = s["win_interval"]
+        shown = "-" if interval is None else f"{interval[0] * 100:.1f}-{interval[1] * 100:.1f}%"
+        table.add_row(cell(s["seat"]), cell(s["agent"]), cell(number(s["win_rate"], ".1%")), cell(shown),
+                      cell(number(s["tie_rate"], ".1%")), cell(number(s["mean_total"], ".2f")),
+                      cell(number(s["sd_total"], ".2f")), cell(number((s["quantiles"] or {}).get("median"), "g")))
     done, asked, first = summary["games"], summary["requested"], summary["seed"]
     count = f"{done} games" if done == asked else f"{done} of {asked} games"
     if summary["interrupted"]:
@@ -135,13 +140,69 @@ def print_table(summary: dict[str, Any]) -> None:
     seeds = f", seeds {first}..{last}" if last >= first else ""
     click.echo(f"{summary['game']}: {count}, {summary['players']} players{seeds}")
     out_console().print(table)
-    ln = summary["length"]
     if done:
-        click.echo(f"games: {done}   decisions per game: mean {ln['mean']:.1f}, min {ln['min']}, max {ln['max']}")
+        print_shape(summary)
+        print_items(summary)
+        print_actions(summary)
     if summary["failed"]:
         seeds = ", ".join(str(f["seed"]) for f in summary["failed"])
         click.echo(f"failed: {len(summary['failed'])} games (seeds {seeds})")
-    click.echo(f"time: {summary['seconds']:.2f} s   ({summary['games_per_second']:.1f} games/s)")
+    jobs = f", {summary['jobs']} processes" if summary["jobs"] > 1 else ""
+    click.echo(f"time: {summary['seconds']:.2f} s   ({summary['games_per_second']:.1f} games/s{jobs})")
+
+
+def print_shape(summary: dict[str, Any]) -> None:
+    """Outcomes, margin, first player, length and branching, a line each."""
+    done, ln, br = summary["games"], summary["length"], summary["branching"]
+    out, margin, fp = summary["outcomes"], summary["margin"], summary["first_player"]
+    click.echo(f"outcomes: {out['decisive']:.1%} one winner, {out['ties']:.1%} tied for first")
+    if margin["mean"] is not None:
+        click.echo(f"margin of victory: mean {margin['mean']:.2f} (95% {span(margin['interval'], '.2f')}), "
+                   f"median {margin['quantiles']['median']:g}, max {margin['quantiles']['max']:g}")
+    seats = [seat for seat, n in fp["seat counts"].items() if n]
+    who = f"{seats[0]} in every game" if len(seats) == 1 else "seat varies"
+    if fp["win_rate"] is not None:
+        click.echo(f"first player ({who}): wins {fp['win_rate']:.1%} (95% {span(fp['interval'], '.1%')}), "
+                   f"fair {fp['fair']:.1%}, advantage {fp['advantage'] * 100:+.1f} points")
+    click.echo(f"games: {done}   decisions per game: mean {ln['mean']:.1f}, min {ln['min']}, max {ln['max']}")
+    turns = ln["turns"]
+    click.echo(f"turns per game: mean {turns['mean']:.1f}, min {turns['min']}, max {turns['max']}   "
+               f"legal actions per decision: mean {number(br['mean'], '.1f')}, max {br['max']}")
+
+
+def print_items(summary: dict[str, Any]) -> None:
+    """Each scoring item's mean per seat (a game without items prints nothing)."""
+    from rich.table import Table
+
+    seats = summary["seats"]
+    if not seats or not seats[0]["items"]:
+        return
+    table = Table(title="mean points per scoring item")
+    table.add_column("item")
+    for s in seats:
+        table.add_column(s["seat"], justify="right")
+    for item in seats[0]["items"]:
+        table.add_row(cell(item), *(cell(number(s["items"][item]["mean"], ".2f")) for s in seats))
+    out_console().print(table)
+
+
+def print_actions(summary: dict[str, Any]) -> None:
+    """How often each action is legal and taken, and the rules no game exercised."""
+    from rich.table import Table
+
+    table = Table(title="actions")
+    for head in ("action", "taken", "share of decisions", "legal at"):
+        table.add_column(head, justify="left" if head == "action" else "right")
+    for name, a in summary["actions"].items():
+        table.add_row(cell(name), cell(a["taken"]), cell(number(a["share"], ".1%")),
+                      cell(number(a["legal_share"], ".1%")))
+    out_console().print(table)
+    never = summary["unexercised"]
+    for key, words in (("actions_never_legal", "actions never legal"), ("actions_never_taken", "actions never taken"),
+                       ("items_always_zero", "scoring items always 0"),
+                       ("triggers_never_fired", "triggers never fired")):
+        if never.get(key):
+            click.echo(f"{words}: {', '.join(never[key])}")
 
 
 @click.command()
@@ -150,42 +211,40 @@ def print_table(summary: dict[str, Any]) -> None:
               help="How many games; game i uses seed SEED+i.")
 @game_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
+@click.option("--records", "records_path", default=None, metavar="FILE",
+              help="Write one JSON line per finished game (seed, scores, breakdowns, winners, length).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+              help="Play in N processes; the results are the same as in one.")
 @limit_options
 @guarded
 def simulate(file: str, games: int, players: int | None, seed: int | None, agents: str | None,
-             option: tuple[str, ...], as_json: bool, max_decisions: int | None, max_skips: int | None) -> None:
-    """Play many games between automatic agents and summarise who wins and by how much.
+             option: tuple[str, ...], as_json: bool, records_path: str | None, jobs: int,
+             max_decisions: int | None, max_skips: int | None) -> None:
+    """Play many games between automatic agents and summarise who wins, by how much, how long
+    games last and which rules are used.
 
     A game that fails is reported with its seed and the others go on (exit status 1 at the
     end); Ctrl-C prints the summary of the games finished so far (exit status 130).
     """
     rules = load_rules(file)
-    n = resolve_players(rules, players)
     options = parse_options(rules, option)
-    rules.program(n, options)  # a bad player count or option fails before any game starts
-    names = agent_names(agents or "random", n)
-    if "human" in names:
-        fail("simulate plays automatic agents only; use `ruleforge play` for a human seat")
+    batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips)
+    if records_path is not None:
+        check_writable(records_path, "records file")
     seed = 0 if seed is None else seed
-    tally = Tally(n)
-    start = time.perf_counter()
     with game_limits(max_decisions, max_skips):
-        completed = run_batch(rules, n, seed, games, options, ",".join(names), tally)
-    elapsed = time.perf_counter() - start
-    summary = {
-        "rules": file, "game": rules.title, "players": n, "options": options, "seed": seed,
-        "requested": games, "games": tally.finished, "interrupted": not completed, "failed": tally.failed,
-        "seats": [tally.seat(p, names[p]) for p in range(n)], "length": tally.length(),
-        "seconds": elapsed, "games_per_second": tally.finished / elapsed if elapsed > 0 else math.inf,
-    }
+        played = run_batch(batch, seed, games, jobs)
+    summary = summary_of(rules, batch, names, played, seed, games, jobs)
+    if records_path is not None:
+        write_records(records_path, played.records)
     if as_json:
         click.echo(json_text(summary))
     else:
         print_table(summary)
-    if not completed:
+    if not played.completed:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
-    if tally.failed:
-        click.echo(f"error: {len(tally.failed)} of {games} games failed", err=True)
+    if played.failed:
+        click.echo(f"error: {len(played.failed)} of {games} games failed", err=True)
         raise click.exceptions.Exit(1)
 
 

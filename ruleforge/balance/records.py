@@ -1,0 +1,78 @@
+"""What one finished game contributes to the statistics: a GameRecord, a JSON-able dict, one
+line of `--records FILE`. Made from the game at its end and from what a `Watch` saw at each
+decision (the engine keeps no count of legal actions, so the runner notes them as it plays)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import Action, Game, player_name
+
+CHOICES_PER_GAME = 500  # distinct choice labels kept per game: a record stays a line, not a log
+
+
+class Watch:
+    """What happens at each decision of one game: who decides, how many actions are legal and
+    which, which is taken. Cheap: a few counters per decision."""
+
+    __slots__ = ("first", "decisions", "turns", "last", "branching_sum", "branching_max", "taken", "legal",
+                 "choices")
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self.decisions = 0
+        self.turns = 0
+        self.last: int | None = None
+        self.branching_sum = 0
+        self.branching_max = 0
+        self.taken: dict[int, int] = {}  # action id -> times taken
+        self.legal: dict[int, int] = {}  # action id -> decisions where it was legal
+        self.choices: dict[str, int] = {}
+
+    def decide(self, game: Game, legal: list[Action], action: Action) -> None:
+        """Note a decision about to be applied: `action` chosen among `legal` by the current player."""
+        me = game.current_player
+        if self.first is None:
+            self.first = me
+        if me != self.last:
+            self.turns += 1
+            self.last = me
+        self.decisions += 1
+        count = len(legal)
+        self.branching_sum += count
+        if count > self.branching_max:
+            self.branching_max = count
+        aid = action[0]
+        self.taken[aid] = self.taken.get(aid, 0) + 1
+        for a in {a[0] for a in legal}:
+            self.legal[a] = self.legal.get(a, 0) + 1
+        label = game.label(action)
+        if label in self.choices or len(self.choices) < CHOICES_PER_GAME:
+            self.choices[label] = self.choices.get(label, 0) + 1
+
+
+def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[str],
+                fired: dict[str, int] | None = None) -> dict[str, Any]:
+    """The record of a finished game (see docs/balancing.md for each field)."""
+    names = [info.name for info in game.program.actions]
+    scores = game.scores()
+    record: dict[str, Any] = {
+        "game": index, "seed": seed, "players": game.players, "agents": list(agents),
+        "scores": [s["total"] for s in scores], "breakdowns": [dict(s["breakdown"]) for s in scores],
+        "winners": [player_name(p) for p in game.winners()],
+        "first": player_name(watch.first) if watch.first is not None else None,
+        "decisions": watch.decisions, "turns": watch.turns, "rounds": None,
+        "branching": {"sum": watch.branching_sum, "count": watch.decisions, "max": watch.branching_max},
+        "actions": _by_name(names, watch.taken), "legal": _by_name(names, watch.legal),
+        "choices": dict(sorted(watch.choices.items())),
+    }
+    if fired is not None:
+        record["triggers"] = fired
+    return record
+
+
+def _by_name(names: list[str], counts: dict[int, int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for aid, n in sorted(counts.items()):
+        out[names[aid]] = out.get(names[aid], 0) + n
+    return out
