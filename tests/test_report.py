@@ -108,9 +108,8 @@ def test_a_simulation_report_has_every_plot_and_table() -> None:
     for s in svgs(text):
         assert s.count("<path") > 10  # drawn, not an empty frame
     p1 = SUMMARY["seats"][0]
-    assert f"<td>{p1['win_rate'] * 100:.1f}%</td>" in text
     lo, hi = p1["win_interval"]
-    assert f"<td>{lo * 100:.1f}% – {hi * 100:.1f}%</td>" in text
+    assert f"<td>{p1['win_rate'] * 100:.1f}% ({lo * 100:.1f}% – {hi * 100:.1f}%)</td>" in text
     warn = re.search(r'<div class="warn">(.*?)</div>', text, re.S).group(1)
     for names in SUMMARY["unexercised"].values():
         for name in names:
@@ -123,7 +122,7 @@ def test_a_simulation_report_has_every_plot_and_table() -> None:
 def test_a_comparison_report_shows_a_against_b_and_the_verdicts() -> None:
     text = render_report([], COMPARISON)
     assert text.index("What changed from A to B") < text.index("A: Fixture Game") < text.index("B: Fixture Game")
-    assert len(svgs(text)) == 1 + 2 * 5
+    assert len(svgs(text)) == 2 + 2 * 5
     changed = [d["statistic"] for d in COMPARISON["differences"] if d["verdict"] == "changed"]
     assert changed and len(changed) < len(COMPARISON["differences"])
     rows = re.findall(r'<tr class="flag"><td>([^<]*)</td>', text.split("A: Fixture Game")[0])
@@ -221,7 +220,7 @@ def test_the_plots_are_drawn_in_headless_chromium(tmp_path: Path) -> None:
     report = tmp_path / "report.html"
     write_report(report, [], COMPARISON, SKILL)
     expected = len(svgs(report.read_text(encoding="utf-8")))
-    assert expected == 1 + 2 * 5 + 1
+    assert expected == 2 + 2 * 5 + 1
 
     # Where the browser laid each plot out, measured by a copy of the page with a script added.
     probe = tmp_path / "probe.html"

@@ -180,6 +180,10 @@ def histogram(hist: Any, title: str, xlabel: str, prefix: str, mean: float | Non
     if mean is not None:
         ax.axvline(mean, color=FAIR_COLOUR, linestyle="--", linewidth=1, label=f"mean {mean:.3g}")
         ax.legend(loc="upper right", frameon=False, fontsize=9)
+    if all(float(e).is_integer() for e in hist["edges"]):
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
     return _done(fig, ax, title, prefix)
@@ -221,7 +225,7 @@ def items(summary: dict[str, Any], prefix: str) -> str | None:
     ax.set_yticks(range(len(names)), names)
     ax.invert_yaxis()
     ax.set_xlabel("mean points per game")
-    ax.legend(loc="lower right", frameon=False, fontsize=9, ncols=min(len(seats), 4))
+    ax.legend(loc="best", frameon=True, framealpha=0.9, edgecolor="none", fontsize=9, ncols=min(len(seats), 4))
     return _done(fig, ax, "Where the points come from: each scoring item's mean per seat", prefix)
 
 
@@ -247,6 +251,29 @@ def compare_win_rates(a: dict[str, Any], b: dict[str, Any], prefix: str,
     _percent(ax)
     ax.legend(loc="upper right", frameon=False, fontsize=9)
     return _done(fig, ax, f"Who wins, {names[0]} against {names[1]}", prefix)
+
+
+def rate_changes(comparison: dict[str, Any], prefix: str) -> str | None:
+    """Each share that A and B both measured (win rates, ties, first player): B − A with its interval."""
+    rows = [d for d in comparison.get("differences") or []
+            if d.get("kind", "rate" if "rate" in str(d.get("statistic")) else "mean") == "rate"
+            and d.get("difference") is not None]
+    if not rows:
+        return None
+    fig, ax = _new(0.9 + 0.38 * len(rows))
+    ys = list(range(len(rows)))
+    diffs = [d["difference"] for d in rows]
+    colours = [B_COLOUR if d.get("verdict") == "changed" else A_COLOUR for d in rows]
+    err = _errors(diffs, [d.get("interval") for d in rows])
+    for y, x, lo, hi, c in zip(ys, diffs, err[0], err[1], colours):
+        ax.errorbar([x], [y], xerr=[[lo], [hi]], fmt="o", color=c, capsize=4, markersize=7, zorder=3)
+    ax.axvline(0, color=FAIR_COLOUR, linestyle="--", linewidth=1)
+    ax.set_yticks(ys, [str(d.get("statistic")) for d in rows])
+    ax.invert_yaxis()
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    _percent(ax, "x")
+    ax.set_xlabel("B − A (percentage points); orange: changed beyond chance")
+    return _done(fig, ax, "What changed in who wins: B − A with 95% intervals", prefix)
 
 
 def skill_trace(skill: dict[str, Any], prefix: str, fair: float | None = None) -> str | None:

@@ -25,13 +25,13 @@ h3 { font-size: 16px; margin: 22px 0 6px; }
 figure { margin: 14px 0 20px; } figcaption { color: #555; font-size: 13px; margin-top: 2px; }
 svg.plot { display: block; width: 100%; height: auto; }
 table { border-collapse: collapse; margin: 8px 0 14px; font-size: 14px; }
-th, td { padding: 3px 10px; white-space: nowrap; border-bottom: 1px solid #e4e4e4; text-align: right; }
+th, td { padding: 3px 8px; white-space: nowrap; border-bottom: 1px solid #e4e4e4; text-align: right; }
 th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }
 .warn { background: #fff4d6; border-left: 4px solid #e0a800; padding: 8px 14px; margin: 10px 0; }
 .warn ul { margin: 4px 0; padding-left: 20px; }
 .ok { background: #eaf6ea; border-left: 4px solid #4a9a4a; padding: 8px 14px; margin: 10px 0; }
 tr.flag td { background: #fff4d6; font-weight: 600; }
-.muted { color: #888; }
+.scroll { overflow-x: auto; }
 """
 DASH = "–"  # a statistic the games do not define (no game, one game)
 
@@ -40,13 +40,15 @@ DASH = "–"  # a statistic the games do not define (no game, one game)
 
 def pct(x: Any, digits: int = 0) -> str:
     """A share as a percentage, or a dash when there is none."""
-    return DASH if x is None else f"{x * 100:.{digits}f}%"
+    return DASH if x is None else f"{(x * 100 if round(x * 100, digits) else 0.0):.{digits}f}%"
 
 
 def num(x: Any, digits: int = 1) -> str:
     """A count as is, any other number rounded for reading."""
     if x is None:
         return DASH
+    if isinstance(x, float) and round(x, digits) == 0:
+        x = 0.0  # no "-0.0"
     if isinstance(x, int) or (isinstance(x, float) and x.is_integer() and abs(x) >= 100):
         return f"{int(x):,}"
     return f"{x:,.{digits}f}"
@@ -78,13 +80,13 @@ def esc(x: Any) -> str:
 
 def table(head: Iterable[str], rows: Iterable[Iterable[Any]], row_class: Callable[[int], str] | None = None) -> str:
     """A plain table; every cell escaped."""
-    out = ["<table><thead><tr>", *(f"<th>{esc(h)}</th>" for h in head), "</tr></thead><tbody>"]
+    out = ['<div class="scroll"><table><thead><tr>', *(f"<th>{esc(h)}</th>" for h in head), "</tr></thead><tbody>"]
     for k, row in enumerate(rows):
         cls = row_class(k) if row_class else ""
         out.append(f'<tr class="{cls}">' if cls else "<tr>")
         out += [f"<td>{esc(c)}</td>" for c in row]
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -154,9 +156,11 @@ def warnings(summary: dict[str, Any]) -> str:
     if out:
         return ('<div class="warn"><strong>Check first</strong><ul>' + "".join(f"<li>{esc(w)}</li>" for w in out)
                 + "</ul>A rule no game reached is untested by these games, or cannot be reached at all.</div>")
-    if unused:
-        return ('<div class="ok">Every action was legal and taken, every scoring item scored and every trigger '
-                "fired in some game.</div>")
+    checked = {"actions_never_legal": "every action was legal", "actions_never_taken": "every action was taken",
+               "items_always_zero": "every scoring item scored", "triggers_never_fired": "every trigger fired"}
+    done = [text for key, text in checked.items() if isinstance(unused.get(key), list)]
+    if done:
+        return f'<div class="ok">In some game {esc(", ".join(done))}.</div>'
     return ""
 
 
@@ -164,16 +168,17 @@ def seats_section(summary: dict[str, Any], ids: Ids) -> str:
     seats = summary.get("seats") or []
     players = summary.get("players") or len(seats) or None
     fair = 1 / players if players else None
-    rows = [[s.get("seat"), s.get("agent"), num(s.get("wins")), num(s.get("shared")), pct(s.get("win_rate"), 1),
-             interval(s.get("win_interval"), lambda x: pct(x, 1)),
-             against_fair(s.get("win_rate"), s.get("win_interval"), fair), pct(s.get("tie_rate"), 1),
-             num(s.get("mean_total")), interval(s.get("mean_interval")), num(s.get("sd_total"))] for s in seats]
+    rows = [[s.get("seat"), s.get("agent"), num(s.get("wins")), num(s.get("shared")),
+             f"{pct(s.get('win_rate'), 1)} ({interval(s.get('win_interval'), lambda x: pct(x, 1))})",
+             against_fair(s.get("win_rate"), s.get("win_interval"), fair),
+             f"{num(s.get('mean_total'))} ({interval(s.get('mean_interval'))})", num(s.get("sd_total"))]
+            for s in seats]
     caption = ("Bars: each seat's share of games won outright (ties not counted). Black lines: where the true "
                "share lies, 95 times in 100. Dashed line: the share every seat would have in a fair game. "
                "A bar whose line misses the dashed line wins more, or less, than chance explains.")
     return ("<h3>Who wins</h3>" + figure(plots.win_rates(summary, ids()), caption)
-            + table(["seat", "agent", "wins", "shared wins", "win rate", "95% interval", "against fair share",
-                     "tied first", "mean total", "95% interval", "spread (sd)"], rows))
+            + table(["seat", "agent", "wins", "tied first", "win rate (95% interval)", "against fair share",
+                     "mean total (95% interval)", "sd"], rows))
 
 
 def scores_section(summary: dict[str, Any], ids: Ids) -> str:
@@ -277,12 +282,16 @@ def comparison_section(comparison: dict[str, Any], ids: Ids) -> str:
     lead = (f"A: {a.get('rules', DASH)}{_options(a)}. B: {b.get('rules', DASH)}{_options(b)}. {seeds} "
             f"{changed} of {len(diffs)} statistics changed beyond chance (95% interval of the difference "
             "excluding zero).")
+    only = [f"Scoring items only in {side.upper()}: {', '.join(map(str, comparison[f'only_in_{side}']))}."
+            for side in ("a", "b") if comparison.get(f"only_in_{side}")]
     rows = [[d.get("statistic"), _value(d, "a"), _value(d, "b"), _value(d, "difference", signed=True),
              interval(d.get("interval"), _fmt_for(d)), d.get("verdict", DASH)] for d in diffs]
     caption = ("Each seat's share of games won under A (left) and B (right), with 95% intervals; the dashed "
                "line is the fair share.")
-    return ("<section><h2>What changed from A to B</h2>" + para(lead, "lead")
+    return ("<section><h2>What changed from A to B</h2>" + para(lead, "lead") + "".join(para(o) for o in only)
             + figure(plots.compare_win_rates(a, b, ids()), caption)
+            + figure(plots.rate_changes(comparison, ids()), "Each share's change from A to B, with its 95% "
+                     "interval. A dot whose line crosses the dashed zero line may have moved by chance alone.")
             + table(["statistic", "A", "B", "B − A", "95% interval of B − A", "verdict"], rows,
                     lambda k: "flag" if diffs[k].get("verdict") == "changed" else "")
             + "</section>")
@@ -294,6 +303,9 @@ def _options(s: dict[str, Any]) -> str:
 
 
 def _is_rate(d: dict[str, Any]) -> bool:
+    """A share shown as a percentage: the row's `kind`, or its name when it has none."""
+    if "kind" in d:
+        return d["kind"] == "rate"
     return "rate" in str(d.get("statistic", "")) or "share" in str(d.get("statistic", ""))
 
 
@@ -306,7 +318,9 @@ def _value(d: dict[str, Any], key: str, signed: bool = False) -> str:
     if x is None or not signed:
         return _fmt_for(d)(x)
     text = _fmt_for(d)(abs(x))
-    return ("+" if x >= 0 else "−") + text
+    if text == _fmt_for(d)(0.0):
+        return text
+    return ("+" if x > 0 else "−") + text
 
 
 def skill_section(skill: dict[str, Any], ids: Ids, fair: float | None) -> str:
