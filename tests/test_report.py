@@ -125,7 +125,7 @@ def test_a_comparison_report_shows_a_against_b_and_the_verdicts() -> None:
     assert len(svgs(text)) == 2 + 2 * 5
     changed = [d["statistic"] for d in COMPARISON["differences"] if d["verdict"] == "changed"]
     assert changed and len(changed) < len(COMPARISON["differences"])
-    rows = re.findall(r'<tr class="flag"><td>([^<]*)</td>', text.split("A: Fixture Game")[0])
+    rows = re.findall(r'<tr class="flag"><td>([^<]*)</td>', text.split("<h2>A: Fixture Game")[0])
     assert rows == changed
     assert f"{len(changed)} of {len(COMPARISON['differences'])} statistics changed" in text
 
@@ -156,6 +156,30 @@ def test_comparison_bars_show_a_and_b_to_scale() -> None:
         assert hb / a[0] == pytest.approx(rb / rates_a[0], rel=1e-3)
         assert ha / a[0] == pytest.approx(ra / rates_a[0], rel=1e-3)
     assert b[0] > a[0] and b[1] < a[1]  # the variant helps P1 at P2's cost
+
+
+def test_real_summaries_from_simulate_and_compare() -> None:
+    """The report reads what the commands print, not only the hand-made fixtures."""
+    from click.testing import CliRunner
+
+    from ruleforge.cli import main
+
+    rules = str(ROOT / "tests" / "synthetic" / "hagakure_short.rules")
+    ran = CliRunner().invoke(main, ["simulate", rules, "-n", "30", "--players", "3", "--seed", "5", "--json"])
+    assert ran.exit_code == 0, ran.output
+    summary = json.loads(ran.output)
+    text = render_report([summary])
+    assert len(svgs(text)) == 5  # win rates, scores, margin, items, length
+    for seat in summary["seats"]:
+        assert f"<td>{seat['seat']}</td><td>{seat['agent']}</td><td>{seat['wins']}</td>" in text
+    ran = CliRunner().invoke(main, ["compare", rules, rules, "-n", "30", "--players", "3", "--json"])
+    assert ran.exit_code == 0, ran.output
+    comparison = json.loads(ran.output)
+    text = render_report([], comparison)
+    assert len(svgs(text)) == 2 + 2 * 5
+    head = text.split("<h2>A: ")[0]
+    assert " 0 of " in head  # the same rules on the same seeds: nothing changed
+    assert '<tr class="flag">' not in head and "<tr>" in head
 
 
 def test_a_run_with_no_finished_game_reports_dashes_not_plots() -> None:
