@@ -182,6 +182,28 @@ def test_real_summaries_from_simulate_and_compare() -> None:
     assert '<tr class="flag">' not in head and "<tr>" in head
 
 
+def trace_heights(svg: str, colour: str) -> list[float]:
+    """The heights of the points of the one drawn line through five points in `colour`."""
+    lines = [d for d in re.findall(rf'<path d="([^"]*)"[^>]*style="[^"]*stroke: {colour}', svg) if d.count("L") == 4]
+    assert len(lines) == 1
+    return [-float(y) for y in re.findall(r"[ML] [-\d.]+ ([-\d.]+)", lines[0])]  # SVG's y grows downwards
+
+
+def test_the_skill_trace_says_whether_skill_pays() -> None:
+    text = render_report([SUMMARY], None, SKILL)
+    assert "skill is rewarded" in text
+    heights = trace_heights(titled(text, "Skill: does more search"), "#c44e52")
+    assert heights == sorted(heights) and heights[0] < heights[-1]
+    rates = SKILL["win_rate"]
+    rises = [(b - a) / (heights[-1] - heights[0]) for a, b in zip(heights, heights[1:])]
+    assert rises == pytest.approx([(b - a) / (rates[-1] - rates[0]) for a, b in zip(rates, rates[1:])], rel=1e-3)
+
+    flat = {**SKILL, "win_rate": [0.5] * 5, "interval": [[0.45, 0.55]] * 5}
+    text = render_report([SUMMARY], None, flat)
+    assert "does not clearly win more often" in text and "skill is rewarded" not in text
+    assert len(set(trace_heights(titled(text, "Skill: does more search"), "#c44e52"))) == 1
+
+
 def test_a_run_with_no_finished_game_reports_dashes_not_plots() -> None:
     text = render_report([empty_summary()])
     assert svgs(text) == []

@@ -5,16 +5,19 @@ registry is touched) and saved under a fixed `svg.hashsalt`, with no date, so th
 gives the same bytes. Glyphs are drawn as paths: the file needs no font. Each figure's ids get
 a prefix of their own, since several SVGs share one HTML document's id space.
 
-Every function takes the JSON shapes of docs/balancing.md (Summary, Comparison, skill trace)
-and returns the SVG, or None when the data to draw is missing (no game finished, say).
+Every plot takes the JSON shapes `ruleforge.balance` makes (a Summary, a Comparison, a skill
+trace: docs/report.md) and returns the SVG, or None when the data to draw is missing (no game
+finished, say). Plots are drawn under matplotlib's defaults plus `RC`, never a user's
+matplotlibrc, so a report looks the same on every machine.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ..diagnostics import GameError
 
@@ -31,27 +34,39 @@ RC = {
     "axes.spines.right": False,
 }
 _ID = re.compile(r'\bid="([^"]+)"')
+Draw = TypeVar("Draw", bound=Callable[..., "str | None"])
 
 
 def figure_class() -> Any:
     """matplotlib's Figure, or a GameError saying how to install it (it is an optional extra)."""
     try:
-        import matplotlib
         from matplotlib.figure import Figure
     except ImportError as e:
         raise GameError(MISSING) from e
-    del matplotlib
     return Figure
+
+
+def styled(draw: Draw) -> Draw:
+    """Run a plot under matplotlib's defaults and the report's `RC`, whatever the user's settings."""
+
+    @functools.wraps(draw)
+    def run(*args: Any, **kwargs: Any) -> str | None:
+        figure_class()
+        import matplotlib
+
+        with matplotlib.rc_context():
+            matplotlib.rcdefaults()
+            matplotlib.rcParams.update(RC)
+            return draw(*args, **kwargs)
+
+    return run  # type: ignore[return-value]
 
 
 def to_svg(fig: Any, prefix: str) -> str:
     """The figure as an inline `<svg>` element: no XML prologue, no date, ids under `prefix`."""
-    import matplotlib
-
     buf = io.StringIO()
-    with matplotlib.rc_context(RC):
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None,
-                                                                      "Format": None, "Type": None})
+    fig.savefig(buf, format="svg", bbox_inches="tight",
+                metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
     text = buf.getvalue()
     text = text[text.index("<svg"):]
     ids = set(_ID.findall(text))
@@ -63,12 +78,8 @@ def to_svg(fig: Any, prefix: str) -> str:
 
 def _new(height: float) -> tuple[Any, Any]:
     """A figure of the report's width and one axes, under the report's style."""
-    import matplotlib
-
-    with matplotlib.rc_context(RC):
-        fig = figure_class()(figsize=(WIDTH, height), layout="constrained")
-        ax = fig.subplots()
-    return fig, ax
+    fig = figure_class()(figsize=(WIDTH, height), layout="constrained")
+    return fig, fig.subplots()
 
 
 def _done(fig: Any, ax: Any, title: str, prefix: str) -> str:
@@ -117,6 +128,7 @@ def _usable(seats: list[dict[str, Any]], key: str) -> bool:
     return bool(seats) and all(s.get(key) is not None for s in seats)
 
 
+@styled
 def win_rates(summary: dict[str, Any], prefix: str) -> str | None:
     """Each seat's share of games won outright, its 95% interval, and the fair share 1/n."""
     seats = summary.get("seats") or []
@@ -140,6 +152,7 @@ def win_rates(summary: dict[str, Any], prefix: str) -> str | None:
     return _done(fig, ax, "Who wins: share of games won by each seat", prefix)
 
 
+@styled
 def scores(summary: dict[str, Any], prefix: str) -> str | None:
     """Each seat's final totals as a box: the middle half of games, whiskers to p10 and p90."""
     seats = [s for s in summary.get("seats") or [] if _quantiles_ok(s.get("quantiles"))]
@@ -169,6 +182,7 @@ def _quantiles_ok(q: Any) -> bool:
     return isinstance(q, dict) and all(q.get(k) is not None for k in keys)
 
 
+@styled
 def histogram(hist: Any, title: str, xlabel: str, prefix: str, mean: float | None = None,
               colour: str = "#4c72b0") -> str | None:
     """Counts of games per bin (`{"edges", "counts"}`), with the mean marked."""
@@ -203,6 +217,7 @@ def margin(summary: dict[str, Any], prefix: str) -> str | None:
                      "points ahead of the next player", prefix, m.get("mean"), "#8172b2")
 
 
+@styled
 def items(summary: dict[str, Any], prefix: str) -> str | None:
     """Each scoring item's mean points per seat, with 95% intervals: where the points come from."""
     seats = [s for s in summary.get("seats") or [] if s.get("items")]
@@ -229,6 +244,7 @@ def items(summary: dict[str, Any], prefix: str) -> str | None:
     return _done(fig, ax, "Where the points come from: each scoring item's mean per seat", prefix)
 
 
+@styled
 def compare_win_rates(a: dict[str, Any], b: dict[str, Any], prefix: str,
                       names: tuple[str, str] = ("A", "B")) -> str | None:
     """Win rates of the same seats under A and under B, side by side, each with its interval."""
@@ -253,6 +269,7 @@ def compare_win_rates(a: dict[str, Any], b: dict[str, Any], prefix: str,
     return _done(fig, ax, f"Who wins, {names[0]} against {names[1]}", prefix)
 
 
+@styled
 def rate_changes(comparison: dict[str, Any], prefix: str) -> str | None:
     """Each share that A and B both measured (win rates, ties, first player): B − A with its interval."""
     rows = [d for d in comparison.get("differences") or []
@@ -276,6 +293,7 @@ def rate_changes(comparison: dict[str, Any], prefix: str) -> str | None:
     return _done(fig, ax, "What changed in who wins: B − A with 95% intervals", prefix)
 
 
+@styled
 def skill_trace(skill: dict[str, Any], prefix: str, fair: float | None = None) -> str | None:
     """The stronger agent's win rate as its search budget grows: does skill pay?"""
     budgets, rates = skill.get("budgets") or [], skill.get("win_rate") or []

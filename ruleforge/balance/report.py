@@ -323,13 +323,23 @@ def _value(d: dict[str, Any], key: str, signed: bool = False) -> str:
     return ("+" if x > 0 else "−") + text
 
 
+def skill_trend(skill: dict[str, Any]) -> str:
+    """In words: does the strongest budget win clearly more often than the weakest?"""
+    ivs = [iv for iv in skill.get("interval") or [] if iv and None not in iv]
+    if len(ivs) < 2 or len(ivs) != len(skill.get("budgets") or []):
+        return ""
+    weakest, strongest = ivs[0], ivs[-1]
+    if strongest[0] > weakest[1]:
+        return "Stronger agents win more often: skill is rewarded."
+    if strongest[1] < weakest[0]:
+        return "Stronger agents win less often: more search hurts here, which is worth a look."
+    return ("More search does not clearly win more often: luck may decide more than skill, "
+            "or the budgets are too close to tell.")
+
+
 def skill_section(skill: dict[str, Any], ids: Ids, fair: float | None) -> str:
     fair = skill.get("fair", fair)
-    rates = [r for r in skill.get("win_rate") or [] if r is not None]
-    trend = ""
-    if len(rates) >= 2:
-        trend = ("Stronger agents win more often: skill is rewarded." if rates[-1] > rates[0]
-                 else "More search does not win more often: the game may reward luck more than skill.")
+    trend = skill_trend(skill)
     rows = [[num(bud), pct(r, 1), interval(iv, lambda x: pct(x, 1))]
             for bud, r, iv in zip(skill.get("budgets") or [], skill.get("win_rate") or [],
                                   skill.get("interval") or [None] * len(skill.get("budgets") or []))]
