@@ -53,7 +53,7 @@ class Rules:
         return h.hexdigest()[:16]
 
     def program(self, players: int, options: dict[str, Any] | None = None,
-                extras: tuple[str, ...] = ()) -> Program:
+                extras: tuple[str, ...] = (), count_triggers: bool = False) -> Program:
         lo, hi = self.model.players
         if not lo <= players <= hi:
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -61,13 +61,15 @@ class Rules:
         options = dict(options or {})
         for name, value in options.items():
             self._check_option(name, value)
-        key = (players, tuple(sorted(options.items())), extras)
+        key: tuple = (players, tuple(sorted(options.items())), extras)
+        if count_triggers:  # a program of its own: the usual one runs no counting code
+            key += ("count_triggers",)
         prog = self._programs.get(key)
         if prog is None:
             if extras:  # programs for hand-built positions: keep only the latest few
                 for old in [k for k in self._programs if k[2]][:-7]:
                     del self._programs[old]
-            prog = self._programs[key] = compile_program(self.checker, players, options, extras)
+            prog = self._programs[key] = compile_program(self.checker, players, options, extras, count_triggers)
         return prog
 
     def _check_option(self, name: str, value: Any) -> None:

@@ -250,13 +250,18 @@ def check_simulate(cmd: DocCommand, ran: Ran, root: Path) -> None:
         assert f"{players} players" in ran.stdout and f"P{players}" in ran.stdout
 
 
+def check_compare(cmd: DocCommand, ran: Ran, root: Path) -> None:
+    assert re.search(r"^┃ statistic .* verdict +┃$", ran.stdout, re.M), ran.stdout
+    assert re.search(r"^\d+ of \d+ statistics changed$", ran.stdout, re.M), ran.stdout
+
+
 def check_bench(cmd: DocCommand, ran: Ran, root: Path) -> None:
     assert "ratio" in ran.stdout.lower(), ran.stdout
     assert "DISAGREE" not in ran.stdout
 
 
 CHECKS = {"check": check_check, "play": check_play, "score": check_score, "replay": check_replay,
-          "simulate": check_simulate}
+          "simulate": check_simulate, "compare": check_compare}
 
 
 def check_output(cmd: DocCommand, ran: Ran, root: Path) -> None:
@@ -277,7 +282,7 @@ def test_the_docs_show_commands_of_every_kind() -> None:
     """The extraction finds the commands (a broken fence pattern would find none and pass)."""
     texts = [c.text for c in COMMANDS]
     assert INSTALL + TEST_COMMAND in texts
-    for sub in ("check", "play", "score", "replay", "simulate"):
+    for sub in ("check", "play", "score", "replay", "simulate", "compare"):
         assert any(t.startswith(f"ruleforge {sub} ") for t in texts), sub
     assert any(c.expected for c in COMMANDS), "no console block with output was found"
 

@@ -6,7 +6,7 @@ gives the same bytes. Glyphs are drawn as paths: the file needs no font. Each fi
 a prefix of their own, since several SVGs share one HTML document's id space.
 
 Every plot takes the JSON shapes `ruleforge.balance` makes (a Summary, a Comparison, a skill
-trace: docs/report.md) and returns the SVG, or None when the data to draw is missing (no game
+trace: docs/balancing.md) and returns the SVG, or None when the data to draw is missing (no game
 finished, say). Plots are drawn under matplotlib's defaults plus `RC`, never a user's
 matplotlibrc, so a report looks the same on every machine.
 """

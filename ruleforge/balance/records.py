@@ -4,9 +4,11 @@ decision (the engine keeps no count of legal actions, so the runner notes them a
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..engine import Action, Game, player_name
+from ..model import Model
 
 CHOICES_PER_GAME = 500  # distinct choice labels kept per game: a record stays a line, not a log
 
@@ -16,7 +18,7 @@ class Watch:
     which, which is taken. Cheap: a few counters per decision."""
 
     __slots__ = ("first", "decisions", "turns", "last", "branching_sum", "branching_max", "taken", "legal",
-                 "choices")
+                 "choices", "fired")
 
     def __init__(self) -> None:
         self.first: int | None = None
@@ -28,6 +30,7 @@ class Watch:
         self.taken: dict[int, int] = {}  # action id -> times taken
         self.legal: dict[int, int] = {}  # action id -> decisions where it was legal
         self.choices: dict[str, int] = {}
+        self.fired: list[int] = []  # per trigger: times it fired in the game (the runner sets it)
 
     def decide(self, game: Game, legal: list[Action], action: Action) -> None:
         """Note a decision about to be applied: `action` chosen among `legal` by the current player."""
@@ -52,7 +55,7 @@ class Watch:
 
 
 def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[str],
-                fired: dict[str, int] | None = None) -> dict[str, Any]:
+                triggers: list[str]) -> dict[str, Any]:
     """The record of a finished game (see docs/balancing.md for each field)."""
     names = [info.name for info in game.program.actions]
     scores = game.scores()
@@ -66,8 +69,8 @@ def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[st
         "actions": _by_name(names, watch.taken), "legal": _by_name(names, watch.legal),
         "choices": dict(sorted(watch.choices.items())),
     }
-    if fired is not None:
-        record["triggers"] = fired
+    if triggers:
+        record["triggers"] = dict(zip(triggers, watch.fired))
     return record
 
 
@@ -76,3 +79,14 @@ def _by_name(names: list[str], counts: dict[int, int]) -> dict[str, int]:
     for aid, n in sorted(counts.items()):
         out[names[aid]] = out.get(names[aid], 0) + n
     return out
+
+
+def trigger_names(model: Model) -> list[str]:
+    """Each trigger as people find it in the rules: `moved into ZONE from OTHER (FILE:LINE)`."""
+    names = []
+    for t in model.triggers:
+        words = f"moved into {t.zone}" if t.event == "enter" else f"moved out of {t.zone}"
+        if t.other:
+            words += f" from {t.other}" if t.event == "enter" else f" into {t.other}"
+        names.append(f"{words} ({Path(t.pos.file).name}:{t.pos.line})")
+    return names

@@ -21,7 +21,7 @@ from ..agents import agent_names, make_agents
 from ..diagnostics import GameError
 from ..engine import Game
 from ..rules import Rules, load
-from .records import Watch, game_record
+from .records import Watch, game_record, trigger_names
 
 Outcome = tuple[str, dict[str, Any]]  # ("record", GameRecord) or ("failed", {"game", "seed", "error"})
 
@@ -55,7 +55,10 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
     """One game to its end, watched; GameError if it fails or passes the decisions limit."""
     from ..cli.common import too_many_decisions
 
-    game = rules.new_game(players, seed, options)
+    program = rules.program(players, options, count_triggers=True)
+    fired = program.namespace["FIRED"]  # this process's count of each trigger's firings
+    fired[:] = [0] * len(fired)
+    game = Game(program, seed)
     seats = make_agents(agents, players, seed)
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
@@ -63,9 +66,13 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
         if watch.decisions >= limit:
             raise GameError(too_many_decisions(watch.decisions))
         legal = game.legal_actions()
+        before = fired[:] if fired else None
         action = seats[game.current_player].choose(game)  # type: ignore[index]
+        if before is not None and before != fired:  # an agent's look-ahead fired them, not the game
+            fired[:] = before
         watch.decide(game, legal, action)
         game.apply(action)
+    watch.fired = list(fired)
     return game, watch
 
 
@@ -73,12 +80,13 @@ def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:
     """Play games given as (index from 1, seed): one outcome each, in the order given."""
     rules = rules_for(batch.path)
     names = agent_names(batch.agents, batch.players)
+    triggers = trigger_names(rules.model)
     out: list[Outcome] = []
     with limits.raised(**batch.limits):
         for index, seed in games:
             try:
                 game, watch = play_game(rules, batch.players, seed, batch.options, batch.agents)
-                out.append(("record", game_record(game, watch, index, seed, names)))
+                out.append(("record", game_record(game, watch, index, seed, names, triggers)))
             except GameError as err:
                 out.append(("failed", {"game": index, "seed": seed, "error": str(err)}))
     return out

@@ -186,6 +186,7 @@ def summarise(records: list[dict[str, Any]], head: dict[str, Any], agents: list[
             "triggers_never_fired": [t for t, n in fired.items() if n == 0] if fired is not None and records
             else ([] if fired is not None else None),
         },
+        "triggers": fired,
         "seconds": head["seconds"],
         "games_per_second": games / head["seconds"] if head["seconds"] > 0 else math.inf,
         "jobs": head.get("jobs", 1),

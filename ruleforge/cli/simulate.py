@@ -15,6 +15,7 @@ import click
 from .. import limits
 from ..agents import agent_names
 from ..balance import runner
+from ..balance.records import trigger_names
 from ..balance.stats import summarise
 from ..engine import Game
 from ..rules import Rules
@@ -42,7 +43,7 @@ def play_one(rules: Rules, players: int, seed: int, options: dict[str, Any], age
 
 
 @attrs.define
-class Batch:
+class Played:
     """A batch played and summarised: its records in seed order and the games that failed."""
 
     records: list[dict[str, Any]] = attrs.Factory(list)
@@ -51,12 +52,12 @@ class Batch:
     seconds: float = 0.0
 
 
-def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, label: str = "simulating") -> Batch:
+def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, label: str = "simulating") -> Played:
     """Play the games, a progress bar on a terminal, each failure printed as it comes; Ctrl-C
     stops them and keeps what was finished."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    out = Batch()
+    out = Played()
     err = err_console()
     start = time.perf_counter()
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -94,7 +95,7 @@ def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any
     return runner.Batch(file, n, options, ",".join(names), in_force), names
 
 
-def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Batch, seed: int, games: int,
+def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Played, seed: int, games: int,
                jobs: int) -> dict[str, Any]:
     """The Summary of a batch played (the declared actions and items listed even if unused)."""
     program = rules.program(batch.players, batch.options)
@@ -103,7 +104,7 @@ def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Batc
             "seconds": played.seconds, "jobs": jobs}
     actions = list(dict.fromkeys(info.name for info in program.actions))
     items = list(dict.fromkeys(label for _, label in program.items))
-    return summarise(played.records, head, names, actions, items)
+    return summarise(played.records, head, names, actions, items, trigger_names(rules.model))
 
 
 def write_records(path: str, records: list[dict[str, Any]]) -> None:
@@ -163,7 +164,7 @@ def print_shape(summary: dict[str, Any]) -> None:
     who = f"{seats[0]} in every game" if len(seats) == 1 else "seat varies"
     if fp["win_rate"] is not None:
         click.echo(f"first player ({who}): wins {fp['win_rate']:.1%} (95% {span(fp['interval'], '.1%')}), "
-                   f"fair {fp['fair']:.1%}, advantage {fp['advantage'] * 100:+.1f} points")
+                   f"fair {fp['fair']:.1%}, advantage {fp['advantage'] * 100:+.1f} percentage points")
     click.echo(f"games: {done}   decisions per game: mean {ln['mean']:.1f}, min {ln['min']}, max {ln['max']}")
     turns = ln["turns"]
     click.echo(f"turns per game: mean {turns['mean']:.1f}, min {turns['min']}, max {turns['max']}   "
@@ -177,8 +178,8 @@ def print_items(summary: dict[str, Any]) -> None:
     seats = summary["seats"]
     if not seats or not seats[0]["items"]:
         return
-    table = Table(title="mean points per scoring item")
-    table.add_column("item")
+    table = Table()
+    table.add_column("scoring item: mean points")
     for s in seats:
         table.add_column(s["seat"], justify="right")
     for item in seats[0]["items"]:
@@ -190,8 +191,8 @@ def print_actions(summary: dict[str, Any]) -> None:
     """How often each action is legal and taken, and the rules no game exercised."""
     from rich.table import Table
 
-    table = Table(title="actions")
-    for head in ("action", "taken", "share of decisions", "legal at"):
+    table = Table()
+    for head in ("action", "taken", "share of decisions", "legal at (share of decisions)"):
         table.add_column(head, justify="left" if head == "action" else "right")
     for name, a in summary["actions"].items():
         table.add_row(cell(name), cell(a["taken"]), cell(number(a["share"], ".1%")),

@@ -29,8 +29,10 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
     """Compiles checked rules for one player count and options; each part of the language
     has its own module, this class joins them and runs the passes (`compile_all`)."""
 
-    def __init__(self, checker: Checker, players: int, options: dict, extras: tuple[str, ...] = ()):
+    def __init__(self, checker: Checker, players: int, options: dict, extras: tuple[str, ...] = (),
+                 count_triggers: bool = False):
         self.ck = checker
+        self.count_triggers = count_triggers  # count each trigger's firings in FIRED (statistics)
         self.m = checker.model
         self.n = players
         self.extras = extras
@@ -212,6 +214,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         ns["LBL"] = self.comp_label
         ns["LOGT"] = self.log_templates
         ns["PRE"] = pre = []
+        ns["FIRED"] = [0] * len(self.m.triggers)
         exec(code, ns)  # noqa: S102 - our own generated code
         for k in range(len(self.precomputed)):
             try:
@@ -309,11 +312,12 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
 
 
 def compile_program(checker: Checker, players: int, options: dict | None = None,
-                    extras: tuple[str, ...] = ()) -> Program:
+                    extras: tuple[str, ...] = (), count_triggers: bool = False) -> Program:
     """Compile for a player count. `extras` are labels of components to add beyond the
     game's own set (copies of the first component with that label): hand-built positions
-    may hold more of a card than the box does."""
-    program = Compiler(checker, players, options or {}, extras).compile()
+    may hold more of a card than the box does. With `count_triggers`, each firing of trigger
+    i adds 1 to `program.namespace["FIRED"][i]` (for statistics; otherwise no code is added)."""
+    program = Compiler(checker, players, options or {}, extras, count_triggers).compile()
     assert program is not None
     return program
 

@@ -80,6 +80,12 @@ class StatementCompiler:
         inner.me = inner.names["me"]
         return inner
 
+    def count_firing(self, t: ast.TriggerDecl) -> None:
+        """Inside a trigger's `if`: count the firing, only in a program compiled for statistics."""
+        if self.count_triggers:
+            index = next(i for i, u in enumerate(self.m.triggers) if u is t)
+            self.emit(f"    FIRED[{index}] += 1")
+
     def compile_triggered_move(self, s: ast.Move, env: Env, triggers: list, persistent: bool) -> None:
         """A move that may fire triggers: one component at a time, each trigger right after it."""
         for t in triggers:
@@ -116,6 +122,7 @@ class StatementCompiler:
             self.check_capacity(s.dest, f"_d{k}")
             for t in triggers:
                 e(f"if {self.trigger_condition(t, f'_s{k}', f'_d{k}')}:")
+                self.count_firing(t)
                 self.plain_block(t.body, self.trigger_env(t, env, f"_c{k}", f"_s{k}", f"_d{k}"))
             self.indent -= 1
             return
@@ -129,10 +136,12 @@ class StatementCompiler:
             inner = self.trigger_env(t, env, c, src, dst)
             if not self.trigger_suspends(t):
                 e(f"if {cond}:", t.pos)
+                self.count_firing(t)
                 self.plain_block(t.body, inner)
                 continue
             body, after = self.new_block(), self.new_block()
             e(f"if {cond}:", t.pos)
+            self.count_firing(t)
             e(f"    return {body}")
             e(f"return {after}")
             end = self.compile_body(t.body, inner, body)
