@@ -147,6 +147,21 @@ def test_win_rate_bars_are_drawn_to_scale() -> None:
         assert h / heights[0] == pytest.approx(r / rates[0], rel=1e-3)
 
 
+def test_with_ties_the_fair_share_is_of_the_games_with_one_winner() -> None:
+    """Three equal seats and 10% ties: each wins 30% outright, which is fair, not below 1 in 3."""
+    summary = copy.deepcopy(SUMMARY)
+    summary["outcomes"] = {"decisive": 0.9, "ties": 0.1}
+    for seat in summary["seats"]:
+        seat["win_rate"], seat["win_interval"] = 0.3, [0.27, 0.33]
+    text = render_report([summary])
+    assert text.count("<td>within chance of fair</td>") == 3 and "less than fair" not in text
+    svg = titled(text, "Who wins: share")
+    dashed = re.findall(r'<path d="M \S+ (\S+)\s+L \S+ (\S+)\s*"[^>]*stroke-dasharray', svg)
+    bar = re.search(rf'<path d="([^"]*)"[^>]*style="fill: {plots.SEAT_COLOURS[0]}', svg).group(1)
+    top = min(float(y) for y in re.findall(r"[ML] [-\d.]+ ([-\d.]+)", bar))
+    assert [float(y) for y in dashed[0]] == pytest.approx([top, top], abs=0.01)  # the line meets the bars
+
+
 def test_comparison_bars_show_a_and_b_to_scale() -> None:
     svg = titled(render_report([], COMPARISON), "Who wins, A against B")
     a, b = bar_heights(svg, plots.A_COLOUR)[:3], bar_heights(svg, plots.B_COLOUR)[:3]

@@ -109,11 +109,19 @@ def _errors(values: Sequence[float], intervals: Sequence[Any]) -> list[list[floa
     return [low, high]
 
 
-def _fair_line(ax: Any, fair: float | None, players: int | None = None) -> None:
-    if fair is None:
-        return
-    label = f"fair share (1 in {players})" if players else f"fair share ({fair:.0%})"
-    ax.axhline(fair, color=FAIR_COLOUR, linestyle="--", linewidth=1, label=label, zorder=1)
+def fair_share(summary: dict[str, Any]) -> float | None:
+    """The share of games each seat would win outright if all were equal: 1/n of the games with
+    one winner (with ties, 1/n itself would make every seat look weak)."""
+    players = summary.get("players") or len(summary.get("seats") or []) or None
+    if not players:
+        return None
+    decisive = (summary.get("outcomes") or {}).get("decisive")
+    return (1.0 if decisive is None else decisive) / players
+
+
+def _fair_line(ax: Any, fair: float | None, label: str = "fair share", colour: str = FAIR_COLOUR) -> None:
+    if fair is not None:
+        ax.axhline(fair, color=colour, linestyle="--", linewidth=1, label=f"{label} ({fair:.0%})", zorder=1)
 
 
 def _seat_label(seat: dict[str, Any]) -> str:
@@ -142,11 +150,11 @@ def win_rates(summary: dict[str, Any], prefix: str) -> str | None:
     for x, r in zip(xs, rates):
         if r >= 0.06:  # the share written inside its bar, clear of the interval's line
             ax.text(x, r / 2, f"{r:.0%}", ha="center", va="center", color="white", fontweight="bold")
-    players = summary.get("players") or len(seats)
-    _fair_line(ax, 1 / players if players else None, players)
+    fair = fair_share(summary)
+    _fair_line(ax, fair)
     ax.set_xticks(list(xs), [_seat_label(s) for s in seats])
-    ax.set_ylabel("games won")
-    ax.set_ylim(0, min(1.0, max(max(rates), 1 / max(players, 1)) * 1.35 + 0.05))
+    ax.set_ylabel("games won outright")
+    ax.set_ylim(0, min(1.0, max(max(rates), fair or 0) * 1.35 + 0.05))
     _percent(ax)
     ax.legend(loc="upper right", frameon=False, fontsize=9)
     return _done(fig, ax, "Who wins: share of games won by each seat", prefix)
@@ -260,8 +268,12 @@ def compare_win_rates(a: dict[str, Any], b: dict[str, Any], prefix: str,
         ivs = [by_seat[seat].get("win_interval") for seat in labels if seat in by_seat]
         ax.bar(xs, rates, width=0.36, color=colour, label=name, zorder=2,
                yerr=_errors(rates, ivs), capsize=4, ecolor="#222222")
-    players = a.get("players") if a.get("players") == b.get("players") else None
-    _fair_line(ax, 1 / players if players else None, players)
+    fair_a, fair_b = fair_share(a), fair_share(b)
+    if fair_a is not None and fair_b is not None and round(fair_a, 3) == round(fair_b, 3):
+        _fair_line(ax, fair_a)
+    else:  # ties changed: each side's own fair share
+        _fair_line(ax, fair_a, f"fair share in {names[0]}", A_COLOUR)
+        _fair_line(ax, fair_b, f"fair share in {names[1]}", B_COLOUR)
     ax.set_xticks(range(len(labels)), labels)
     ax.set_ylabel("games won")
     _percent(ax)
@@ -309,7 +321,7 @@ def skill_trace(skill: dict[str, Any], prefix: str, fair: float | None = None) -
         ax.set_xscale("log", base=2)
         ax.set_xticks(list(xs), [f"{x:g}" for x in xs])
         ax.minorticks_off()
-    _fair_line(ax, fair, None if fair is None else round(1 / fair) if fair > 0 else None)
+    _fair_line(ax, fair)
     ax.set_xlabel("search budget (more is stronger)")
     ax.set_ylabel(f"games won against {skill.get('against', 'the others')}")
     ax.set_ylim(0, 1)

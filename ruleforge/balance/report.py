@@ -166,15 +166,15 @@ def warnings(summary: dict[str, Any]) -> str:
 
 def seats_section(summary: dict[str, Any], ids: Ids) -> str:
     seats = summary.get("seats") or []
-    players = summary.get("players") or len(seats) or None
-    fair = 1 / players if players else None
+    fair = plots.fair_share(summary)
     rows = [[s.get("seat"), s.get("agent"), num(s.get("wins")), num(s.get("shared")),
              f"{pct(s.get('win_rate'), 1)} ({interval(s.get('win_interval'), lambda x: pct(x, 1))})",
              against_fair(s.get("win_rate"), s.get("win_interval"), fair),
              f"{num(s.get('mean_total'))} ({interval(s.get('mean_interval'))})", num(s.get("sd_total"))]
             for s in seats]
     caption = ("Bars: each seat's share of games won outright (ties not counted). Black lines: where the true "
-               "share lies, 95 times in 100. Dashed line: the share every seat would have in a fair game. "
+               "share lies, 95 times in 100. Dashed line: the share every seat would win in a fair game (of the "
+               "games with one winner: a tie is nobody's win). "
                "A bar whose line misses the dashed line wins more, or less, than chance explains.")
     return ("<h3>Who wins</h3>" + figure(plots.win_rates(summary, ids()), caption)
             + table(["seat", "agent", "wins", "tied first", "win rate (95% interval)", "against fair share",
@@ -233,10 +233,11 @@ def first_player_section(summary: dict[str, Any]) -> str:
     if not fp:
         return ""
     counts = fp.get("seat counts") or {}
-    adv = fp.get("advantage")
-    verdict = against_fair(fp.get("win_rate"), fp.get("interval"), fp.get("fair"))
-    text = (f"The player who makes the first decision wins {pct(fp.get('win_rate'), 1)} of games (95% interval "
-            f"{interval(fp.get('interval'), lambda x: pct(x, 1))}); a fair share is {pct(fp.get('fair'), 1)}, "
+    fair = plots.fair_share(summary)  # of the games with one winner, like the first player's outright wins
+    verdict = against_fair(fp.get("win_rate"), fp.get("interval"), fair)
+    adv = None if fp.get("win_rate") is None or fair is None else fp["win_rate"] - fair
+    text = (f"The player who makes the first decision wins {pct(fp.get('win_rate'), 1)} of games outright "
+            f"(95% interval {interval(fp.get('interval'), lambda x: pct(x, 1))}); a fair share is {pct(fair, 1)}, "
             f"so going first is worth {DASH if adv is None else f'{adv * 100:+.1f}'} percentage points: "
             f"{verdict}.")
     return ("<h3>Who goes first</h3>" + para(text)
@@ -375,8 +376,7 @@ def render_report(summaries: list[dict[str, Any]], comparison: dict[str, Any] | 
         headings = [f"A: {title_of(runs[0])}", f"B: {title_of(runs[1])}"]
     parts += [summary_section(s, ids, h) for s, h in zip(runs, headings)]
     if skill:
-        players = first.get("players")
-        parts.append(skill_section(skill, ids, 1 / players if players else None))
+        parts.append(skill_section(skill, ids, plots.fair_share(first) if first else None))
     what = "comparison" if comparison else "simulation"
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{esc(game)}: balance "
