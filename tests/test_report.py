@@ -179,14 +179,18 @@ def test_real_summaries_from_simulate_and_compare() -> None:
 
     from ruleforge.cli import main
 
-    rules = str(ROOT / "tests" / "synthetic" / "hagakure_short.rules")
-    ran = CliRunner().invoke(main, ["simulate", rules, "-n", "30", "--players", "3", "--seed", "5", "--json"])
+    unused = str(ROOT / "tests" / "synthetic" / "unexercised.rules")  # rules no game reaches
+    ran = CliRunner().invoke(main, ["simulate", unused, "-n", "30", "--seed", "5", "--json"])
     assert ran.exit_code == 0, ran.output
     summary = json.loads(ran.output)
     text = render_report([summary])
     assert len(svgs(text)) == 5  # win rates, scores, margin, items, length
     for seat in summary["seats"]:
         assert f"<td>{seat['seat']}</td><td>{seat['agent']}</td><td>{seat['wins']}</td>" in text
+    warn = re.search(r'<div class="warn">(.*?)</div>', text, re.S).group(1)
+    never = [name for names in summary["unexercised"].values() for name in names or []]
+    assert len(never) >= 4 and all(html.escape(name) in warn for name in never)
+    rules = str(ROOT / "tests" / "synthetic" / "hagakure_short.rules")
     ran = CliRunner().invoke(main, ["compare", rules, rules, "-n", "30", "--players", "3", "--json"])
     assert ran.exit_code == 0, ran.output
     comparison = json.loads(ran.output)
