@@ -1,8 +1,9 @@
 """The HTML balance report: self-contained, deterministic, its plots drawing the numbers given,
 and drawn for real in headless Chromium.
 
-The summaries are hand-made fixtures in the shapes of the balance spec (tests/balance/): a
-three-seat game A, a variant B of it, their comparison, and a skill trace.
+Most summaries are fixtures written to the balance spec's shapes (tests/balance/; invented,
+mutually consistent numbers): a three-seat game A, a variant B of it, their comparison, and a
+skill trace. One test renders real ones, from `simulate --json` and `compare --json`.
 """
 
 from __future__ import annotations
