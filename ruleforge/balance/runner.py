@@ -3,15 +3,18 @@
 The unit of work is `play_chunk(batch, games)`: a picklable `Batch` and a list of (index, seed)
 pairs in, one outcome per game out. A backend only maps it over chunks and hands the outcomes
 back in seed order, so every backend gives the same records for the same seeds and agents:
-here, one process or a multiprocessing pool; a Ray backend would be `ray.remote(play_chunk)`
-mapped over the same chunks.
+one process, a multiprocessing pool (`--jobs N`), or a Ray cluster (`--ray [ADDRESS]`, the
+same chunks mapped with `ray.remote(play_chunk)`; the rules' text travels with the batch, so
+the machines of a cluster need no copy of the files).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -38,6 +41,7 @@ class Batch:
     options: dict[str, Any]
     agents: str  # one name per seat, comma-separated
     limits: dict[str, int] = attrs.Factory(dict)  # limits to put in force (decisions_per_game, ...)
+    sources: dict[str, str] = attrs.Factory(dict)  # absolute path -> text: the files, for other machines
 
 
 def remember(path: str, rules: Rules) -> None:
@@ -45,10 +49,29 @@ def remember(path: str, rules: Rules) -> None:
     _RULES[path] = rules
 
 
-def rules_for(path: str) -> Rules:
+def rules_for(path: str, sources: dict[str, str] | None = None) -> Rules:
+    """The rules of `path`, loaded once per process; on a machine without the files, from the
+    `sources` the batch carries, written under a folder of their own at the same absolute paths
+    (so a variant's `extends` finds its base as it did where the batch was made)."""
     if path not in _RULES:
-        _RULES[path] = load(path)
+        if sources and not Path(path).is_file():
+            root = Path(tempfile.mkdtemp(prefix="ruleforge-rules-"))
+            for name, text in sources.items():
+                copy = root / Path(name).relative_to(Path(name).anchor)
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.write_text(text, encoding="utf-8")
+            _RULES[path] = load(root / Path(path).relative_to(Path(path).anchor))
+        else:
+            _RULES[path] = load(path)
     return _RULES[path]
+
+
+def carried_sources(rules: Rules) -> tuple[str, dict[str, str]]:
+    """The main file's absolute path and every file's text by absolute path: what a batch
+    carries to machines that do not share this one's files."""
+    files = rules.files
+    texts = {str(Path(name).resolve()): text for name, text in rules.sources.items()}
+    return str(files[0].resolve()), texts
 
 
 def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], agents: str) -> tuple[Game, Watch]:
@@ -78,7 +101,7 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
 
 def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:
     """Play games given as (index from 1, seed): one outcome each, in the order given."""
-    rules = rules_for(batch.path)
+    rules = rules_for(batch.path, batch.sources)
     names = agent_names(batch.agents, batch.players)
     triggers = trigger_names(rules.model)
     out: list[Outcome] = []
@@ -98,10 +121,17 @@ def chunk_size(games: int, jobs: int) -> int:
     return max(1, min(100, games // (jobs * 8)))
 
 
-def outcomes(batch: Batch, first_seed: int, games: int, jobs: int = 1) -> Iterator[Outcome]:
+def outcomes(batch: Batch, first_seed: int, games: int, jobs: int = 1, ray: str | None = None) -> Iterator[Outcome]:
     """Each game's outcome in seed order (game i has seed first_seed + i − 1), played in `jobs`
-    processes. Close the iterator (or let Ctrl-C through) to stop the workers."""
+    processes, or on a Ray cluster (`ray`: its address; "" starts one on this machine). Close
+    the iterator (or let Ctrl-C through) to stop the workers."""
     pairs = [(i + 1, first_seed + i) for i in range(games)]
+    if ray is not None:
+        if not batch.sources:  # the machines of a cluster get the files' text, not their paths
+            main, texts = carried_sources(rules_for(batch.path))
+            batch = attrs.evolve(batch, path=main, sources=texts)
+        yield from _ray_outcomes(batch, pairs, ray)
+        return
     if jobs <= 1:
         for pair in pairs:
             yield from play_chunk(batch, [pair])
@@ -127,3 +157,44 @@ def _play_chunk_args(args: tuple[Batch, list[tuple[int, int]]]) -> list[Outcome]
 def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the parent, which stops them and summarises what was finished."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _ray_outcomes(batch: Batch, pairs: list[tuple[int, int]], address: str) -> Iterator[Outcome]:
+    """The chunks played as Ray tasks, their outcomes read back in seed order."""
+    try:
+        import ray
+    except ImportError:
+        raise GameError("--ray needs Ray: pip install 'ruleforge[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        _check_reachable(address)
+        try:
+            ray.init(address=address or None, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+        except (ConnectionError, RuntimeError, ValueError) as err:
+            raise GameError(f"cannot reach the Ray cluster at '{address}': {err}") from None
+    try:
+        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        size = chunk_size(len(pairs), workers)
+        play = ray.remote(play_chunk)
+        tasks = [play.remote(batch, pairs[i:i + size]) for i in range(0, len(pairs), size)]
+        for task in tasks:
+            yield from ray.get(task)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """A cluster address that answers nothing fails at once: Ray itself would retry for minutes."""
+    import socket
+
+    where = address.removeprefix("ray://")
+    host, _, port = where.rpartition(":")
+    if not host or not port.isdigit():
+        return  # "" (a local instance), "auto": Ray finds them itself
+    try:
+        with socket.create_connection((host, int(port)), timeout=3):
+            pass
+    except OSError as err:
+        raise GameError(f"cannot reach the Ray cluster at '{address}': {err.strerror or err}") from None

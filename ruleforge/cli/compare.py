@@ -23,7 +23,7 @@ from .common import (
     out_console,
     parse_options,
 )
-from .simulate import json_text, prepare, run_batch, summary_of
+from .simulate import json_text, prepare, run_batch, spread_options, start_report, summary_of, write_report
 
 
 def common_players(a: Rules, b: Rules, file_a: str, file_b: str, players: int | None) -> int:
@@ -102,13 +102,13 @@ def options_text(summary: dict[str, Any]) -> str:
 @click.option("--a-option", "a_option", multiple=True, metavar="NAME=VALUE", help="Set a game option on A only.")
 @click.option("--b-option", "b_option", multiple=True, metavar="NAME=VALUE", help="Set a game option on B only.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
-              help="Play in N processes; the results are the same as in one.")
+@spread_options
 @limit_options
 @guarded
 def compare(file_a: str, file_b: str | None, games: int, players: int | None, seed: int, agents: str | None,
             option: tuple[str, ...], a_option: tuple[str, ...], b_option: tuple[str, ...], as_json: bool,
-            jobs: int, max_decisions: int | None, max_skips: int | None) -> None:
+            jobs: int, ray: str | None, report: str | None, max_decisions: int | None,
+            max_skips: int | None) -> None:
     """Play the same seeds with the same agents on A and on B and say what changed.
 
     B is a second rules file (a variant), or A again under other options: `compare A.rules
@@ -121,22 +121,25 @@ def compare(file_a: str, file_b: str | None, games: int, players: int | None, se
     n = common_players(rules_a, rules_b, file_a, file_b, players)
     options_a = parse_options(rules_a, option + a_option)
     options_b = parse_options(rules_b, option + b_option)
+    start_report(report)
     sides = []
     for file, rules, options, label in ((file_a, rules_a, options_a, "A"), (file_b, rules_b, options_b, "B")):
         batch, names = prepare(rules, file, n, options, agents, max_decisions, max_skips, "compare")
         with game_limits(max_decisions, max_skips):
-            played = run_batch(batch, seed, games, jobs, label)
+            played = run_batch(batch, seed, games, jobs, label, ray)
         if not played.completed:
             click.echo("interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED)
         sides.append((summary_of(rules, batch, names, played, seed, games, jobs), played))
     (summary_a, played_a), (summary_b, played_b) = sides
     comparison = compare_batches(summary_a, summary_b, played_a.records, played_b.records)
+    a, b = json.loads(json_text(summary_a)), json.loads(json_text(summary_b))
     if as_json:
-        click.echo(json.dumps({**comparison, "a": json.loads(json_text(summary_a)),
-                               "b": json.loads(json_text(summary_b))}, indent=2))
+        click.echo(json.dumps({**comparison, "a": a, "b": b}, indent=2))
     else:
         print_comparison(comparison)
+    if report is not None:
+        write_report(report, [a, b], {**comparison, "a": a, "b": b})
     failed = len(played_a.failed) + len(played_b.failed)
     if failed:
         click.echo(f"error: {failed} of {2 * games} games failed", err=True)

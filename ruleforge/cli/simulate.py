@@ -52,7 +52,8 @@ class Played:
     seconds: float = 0.0
 
 
-def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str = "") -> Played:
+def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str = "", ray: str | None = None,
+              ) -> Played:
     """Play the games, a progress bar on a terminal, each failure printed as it comes (named
     with its `side` of a comparison); Ctrl-C stops them and keeps what was finished."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -65,7 +66,7 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str =
                   transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games)
         try:
-            with contextlib.closing(runner.outcomes(batch, seed, games, jobs)) as played:
+            with contextlib.closing(runner.outcomes(batch, seed, games, jobs, ray)) as played:
                 for kind, data in played:
                     if kind == "record":
                         out.records.append(data)
@@ -208,6 +209,34 @@ def print_actions(summary: dict[str, Any]) -> None:
             click.echo(f"{words}: {', '.join(never[key])}")
 
 
+def spread_options(func: Any) -> Any:
+    """Where the games are played (`--jobs`, `--ray`) and the report: simulate's and compare's."""
+    func = click.option("--report", default=None, metavar="FILE.html",
+                        help="Also write a report with plots: one HTML file, needing no network.")(func)
+    func = click.option("--ray", default=None, is_flag=False, flag_value="", metavar="[ADDRESS]",
+                        help="Play on a Ray cluster (its address; alone: a Ray instance on this machine). "
+                             "The results are the same as in one process. Needs ruleforge[ray].")(func)
+    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+                        help="Play in N processes; the results are the same as in one.")(func)
+
+
+def start_report(path: str | None) -> None:
+    """A report that cannot be written fails before any game is played."""
+    if path is None:
+        return
+    from ..balance.plots import figure_class
+
+    figure_class()  # matplotlib is an optional extra: say so before playing
+    check_writable(path, "report")
+
+
+def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[str, Any] | None = None) -> None:
+    from ..balance.report import write_report as write
+
+    write(path, summaries, comparison)
+    click.echo(f"report: {path}", err=True)
+
+
 @click.command()
 @click.argument("file")
 @click.option("-n", "--games", "games", type=click.IntRange(min=1), default=1000, show_default=True,
@@ -216,13 +245,12 @@ def print_actions(summary: dict[str, Any]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
 @click.option("--records", "records_path", default=None, metavar="FILE",
               help="Write one JSON line per finished game (seed, scores, breakdowns, winners, length).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
-              help="Play in N processes; the results are the same as in one.")
+@spread_options
 @limit_options
 @guarded
 def simulate(file: str, games: int, players: int | None, seed: int | None, agents: str | None,
-             option: tuple[str, ...], as_json: bool, records_path: str | None, jobs: int,
-             max_decisions: int | None, max_skips: int | None) -> None:
+             option: tuple[str, ...], as_json: bool, records_path: str | None, jobs: int, ray: str | None,
+             report: str | None, max_decisions: int | None, max_skips: int | None) -> None:
     """Play many games between automatic agents and summarise who wins, by how much, how long
     games last and which rules are used.
 
@@ -234,12 +262,15 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
     batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips)
     if records_path is not None:
         check_writable(records_path, "records file")
+    start_report(report)
     seed = 0 if seed is None else seed
     with game_limits(max_decisions, max_skips):
-        played = run_batch(batch, seed, games, jobs)
+        played = run_batch(batch, seed, games, jobs, ray=ray)
     summary = summary_of(rules, batch, names, played, seed, games, jobs)
     if records_path is not None:
         write_records(records_path, played.records)
+    if report is not None:
+        write_report(report, [json.loads(json_text(summary))])
     if as_json:
         click.echo(json_text(summary))
     else:

@@ -1,0 +1,56 @@
+"""`--report FILE.html` on simulate and compare: the file is written after the games, and a
+report that cannot be written (no matplotlib, a bad path) stops the command before any game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleforge.cli import main
+
+ROOT = Path(__file__).parents[1]
+
+
+def run(*args: str) -> object:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_simulate_writes_a_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "r.html"
+    result = run("simulate", "games/hagakure.rules", "-n", "40", "--report", str(out))
+    assert result.exit_code == 0, result.output
+    page = out.read_text()
+    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 4
+    assert "Hagakure" in page and "Who wins" in page
+
+
+def test_compare_writes_a_report_of_both_sides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "c.html"
+    result = run("compare", "games/hagakure.rules", "docs/examples/hagakure_short.rules", "-n", "40",
+                 "--report", str(out))
+    assert result.exit_code == 0, result.output
+    page = out.read_text()
+    assert "What changed from A to B" in page and "hagakure_short.rules" in page
+
+
+def test_without_matplotlib_no_game_is_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    result = run("simulate", "games/hagakure.rules", "-n", "5", "--report", str(tmp_path / "r.html"))
+    assert result.exit_code == 1
+    assert "error: --report needs matplotlib: pip install 'ruleforge[report]'" in result.output
+    assert "games" not in result.output  # stopped before playing: no summary
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_an_unwritable_report_fails_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result = run("compare", "games/hagakure.rules", "-n", "5", "--report", str(tmp_path / "no" / "r.html"))
+    assert result.exit_code == 1
+    assert result.output.startswith("error: ") and "report" in result.output
+    assert "Traceback" not in result.output
