@@ -1,0 +1,123 @@
+"""A search agent: information-set Monte Carlo tree search (`mcts:N`, N iterations a decision).
+
+Each iteration first determinizes (`Game.determinize`): the hidden zones and the chance to come
+are drawn again consistently with what the searching player has seen, so the search never reads
+what its player may not see, and a game without hidden information is searched as it is. One
+tree is shared by every determinization (single-observer IS-MCTS): a node's children are keyed
+by action, and an action counts as available only in the iterations where it was legal, which
+keeps UCT fair between actions that some deals do not offer. Playouts are uniformly random to
+the game's end, through the engine's fast path (`_legal`, `_apply_unchecked`).
+
+The reward of a finished game is, per player, its share of the win (1, or 1/k for k winners,
+else 0) plus a small part for its score against the others', which tells apart the many
+playouts that every player loses early in a long game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from .diagnostics import GameError
+from .engine import Action, Game
+
+EXPLORATION = 0.7  # UCT's constant; rewards lie in [0, 1]
+SCORE_PART = 0.1   # how much of a reward is the score, the rest being the win
+
+
+class Node:
+    """A tree node: reached by `player`'s action; `reward` is that player's total reward."""
+
+    __slots__ = ("player", "children", "visits", "reward", "avail")
+
+    def __init__(self, player: int | None):
+        self.player = player
+        self.children: dict[tuple, Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+
+
+def rewards(game: Game) -> list[float]:
+    """Each player's reward for a finished game: its win share, and a little for its score."""
+    n = game.players
+    winners = game.winners()
+    out = [(1 - SCORE_PART) / len(winners) if p in winners else 0.0 for p in range(n)]
+    totals = game.totals()
+    lo, hi = min(totals), max(totals)
+    if hi > lo:
+        for p in range(n):
+            out[p] += SCORE_PART * (totals[p] - lo) / (hi - lo)
+    return out
+
+
+class MCTSAgent:
+    """Information-set MCTS with `budget` iterations a decision, seeded (see the module)."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, budget: int = 200):
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.last_root: Node | None = None  # the tree of the last decision, for tests and reports
+
+    def choose(self, game: Game) -> Action:
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        me = game.current_player
+        assert me is not None, "choose() called on a finished game"
+        root = Node(None)
+        failed = 0
+        for _ in range(self.budget):
+            try:
+                self._iterate(root, game.determinize(me, self.rng))
+            except GameError:  # a rule failed in a drawn deal (say, a local naming a hidden card)
+                failed += 1
+        self.last_root = root
+        best = max(actions, key=lambda a: root.children[a].visits if a in root.children else -1)
+        if best not in root.children:  # every iteration failed: no evidence either way
+            return actions[self.rng.randrange(len(actions))]
+        return best
+
+    def _iterate(self, root: Node, game: Game) -> None:
+        """One iteration on one determinization: select, expand one node, play out, back up."""
+        rng = self.rng
+        node = root
+        path = [root]
+        while not game.state.over:
+            legal = game._legal
+            untried = []
+            for a in legal:
+                child = node.children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            mover = game.state.chooser
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = node.children[action] = Node(mover)
+                child.avail = 1
+                game._apply_unchecked(action)
+                path.append(child)
+                break
+            action = max(legal, key=lambda a: _uct(node.children[a]))
+            node = node.children[action]
+            game._apply_unchecked(action)
+            path.append(node)
+        st = game.state
+        while not st.over:
+            legal = game._legal
+            game._apply_unchecked(legal[rng.randrange(len(legal))])
+        result = rewards(game)
+        for visited in path[1:]:
+            visited.visits += 1
+            if visited.player is not None:
+                visited.reward += result[visited.player]
+
+
+def _uct(node: Node) -> float:
+    if node.visits == 0:
+        return math.inf
+    return node.reward / node.visits + EXPLORATION * math.sqrt(math.log(max(node.avail, 1)) / node.visits)
