@@ -66,9 +66,15 @@ def standing(game: Game, player: int, finals: list[str]) -> int:
 class GreedyAgent:
     """Takes the action that most raises its standing: its total so far plus what the final
     scorings would give it if the game ended now (games without `final` scorings: the total
-    alone). Ties are broken by its own rng, so it is cheap, seeded and never stuck."""
+    alone), worked out on a determinized copy (`Game.determinize`), so it never reads what its
+    player may not see. When every action ties, as every card of a trick does in a game that
+    scores at a round's end, a few random playouts from each (24 in all, of at most 12 of them), up to
+    the next scoring or 8 decisions a player, tell them apart by its standing against the best
+    other player's. Still tied: its own rng picks, so it is cheap, seeded and never stuck."""
 
     name = "greedy"
+    playouts = 24  # split among the tied actions looked at, at least 2 each
+    widest = 12   # tied actions looked at, at most (a sample of them when there are more)
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -80,17 +86,48 @@ class GreedyAgent:
         me = game.current_player
         assert me is not None, "choose() called on a finished game"
         finals = [name for name, decl in game.program.model.scorings.items() if decl.final]
+        base = game.determinize(me, self.rng)
         best: list[Action] = []
         best_value: int | None = None
         for action in actions:
-            trial = game.clone()
-            trial.apply(action)
+            trial = base.clone()
+            if action in trial._legal:
+                trial._apply_unchecked(action)
             value = standing(trial, me, finals)
             if best_value is None or value > best_value:
                 best, best_value = [action], value
             elif value == best_value:
                 best.append(action)
+        if len(best) == len(actions):  # its standing tells no action apart: look further
+            rng = self.rng
+            sample = best if len(best) <= self.widest else rng.sample(best, self.widest)
+            best = self._playouts(game, me, sample, finals)
         return best[self.rng.randrange(len(best))]
+
+    def _playouts(self, game: Game, me: int, tied: list[Action], finals: list[str]) -> list[Action]:
+        """The tied actions whose random playouts end best on average, each playout on a fresh
+        determinization and up to the next change of any total (or 8 decisions a player)."""
+        rng = self.rng
+        horizon = 8 * game.players
+        each = max(2, self.playouts // len(tied))
+        means: list[float] = []
+        for action in tied:
+            total = 0.0
+            for _ in range(each):
+                trial = game.determinize(me, rng)
+                if action in trial._legal:
+                    trial._apply_unchecked(action)
+                start = trial.totals()
+                for _ in range(horizon):
+                    if trial.state.over or trial.totals() != start:
+                        break
+                    legal = trial._legal
+                    trial._apply_unchecked(legal[rng.randrange(len(legal))])
+                others = [standing(trial, p, finals) for p in range(game.players) if p != me]
+                total += standing(trial, me, finals) - max(others, default=0)
+            means.append(total)
+        top = max(means)
+        return [a for a, m in zip(tied, means) if m == top]
 
 
 AGENT_NAMES = ("random", "greedy", "human", "mcts")

@@ -8,6 +8,7 @@ game, so a seat's advantage counts alike for every agent. A shared win counts 1/
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import attrs
@@ -38,6 +39,13 @@ class Match:
     players: int
     games: int
     wins: float
+    decisions: int = 0      # decisions the agent took among two or more legal actions
+    seconds: float = 0.0    # CPU time the agent spent choosing them
+
+    @property
+    def per_second(self) -> float | None:
+        """The agent's decisions per second of its own CPU time."""
+        return self.decisions / self.seconds if self.seconds > 0 else None
 
     @property
     def rate(self) -> float:
@@ -54,7 +62,8 @@ class Match:
     def to_json(self) -> dict[str, Any]:
         lo, hi = self.interval
         return {"agent": self.agent, "opponent": self.opponent, "players": self.players, "games": self.games,
-                "wins": round(self.wins, 6), "rate": self.rate, "low": lo, "high": hi, "fair": self.fair}
+                "wins": round(self.wins, 6), "rate": self.rate, "low": lo, "high": hi, "fair": self.fair,
+                "decisions": self.decisions, "decisions_per_second": self.per_second}
 
 
 def head_to_head(rules: Rules, players: int, agent: str, opponent: str, games: int, seed: int = 0,
@@ -64,17 +73,28 @@ def head_to_head(rules: Rules, players: int, agent: str, opponent: str, games: i
     agent_names(agent, 1)  # a bad name fails before any game is played
     agent_names(opponent, 1)
     wins = 0.0
+    decisions = 0
+    seconds = 0.0
     for i in range(games):
         hero = i % players
         spec = ",".join(agent if p == hero else opponent for p in range(players))
         game = rules.new_game(players, seed + i, options)
         seats = make_agents(spec, players, seed + i)
         while not game.is_over:
-            game.apply(seats[game.current_player].choose(game))  # type: ignore[index]
+            seat = game.current_player
+            assert seat is not None
+            if seat == hero and len(game._legal) > 1:
+                start = time.process_time()
+                action = seats[seat].choose(game)
+                seconds += time.process_time() - start
+                decisions += 1
+            else:
+                action = seats[seat].choose(game)
+            game.apply(action)
         winners = game.winners()
         if hero in winners:
             wins += 1 / len(winners)
-    return Match(agent, opponent, players, games, wins)
+    return Match(agent, opponent, players, games, wins, decisions, seconds)
 
 
 def skill_trace(rules: Rules, players: int, budgets: list[int], games: int, seed: int = 0,

@@ -26,8 +26,19 @@ if TYPE_CHECKING:
 
 
 def hidden_zones(game: Game, player: int) -> list[int]:
-    """The zones whose contents `player` may not see now."""
-    return [zi for zi in range(len(game.program.zones)) if not game.zone_visible_to(zi, player)]
+    """The zones whose contents `player` may not see now, in index order. Which zones are
+    hidden whatever happens is worked out once per program and seat (a search asks often)."""
+    cache = game.program.hidden_cache
+    if player not in cache:
+        from .engine import _grants
+
+        shut = [zi for zi, info in enumerate(game.program.zones) if not _grants(info.visibility, info.owner, player)]
+        cache[player] = ([zi for zi in shut if not game.program.zones[zi].rules],
+                         [zi for zi in shut if game.program.zones[zi].rules])
+    always, sometimes = cache[player]
+    if not sometimes:
+        return always
+    return sorted(always + [zi for zi in sometimes if not game.zone_visible_to(zi, player)])
 
 
 def known_components(game: Game, player: int) -> set[int]:

@@ -188,3 +188,13 @@ def test_search_never_reads_a_hidden_zone(path: str, players: int, monkeypatch: 
     # The check has teeth: a search that plays the real state forward tells the two apart.
     monkeypatch.setattr(ruleforge.Game, "determinize", lambda self, p, rng: self.clone())
     assert stats(game) != stats(other)
+
+
+@pytest.mark.parametrize("path, players, games", [(HAGAKURE, 4, 40), (NAISHI, 2, 30),
+                                                  (str(ROOT / "games" / "naishi_legends.rules"), 2, 30)])
+def test_greedy_beats_random(path: str, players: int, games: int) -> None:
+    from ruleforge.arena import head_to_head
+
+    match = head_to_head(ruleforge.load(path), players, "greedy", "random", games, seed=900)
+    low, _high = match.interval
+    assert low > match.fair, match.to_json()       # better than a random seat, beyond the interval
