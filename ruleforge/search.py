@@ -55,11 +55,13 @@ class MCTSAgent:
     """Information-set MCTS with `budget` iterations a decision, seeded (see the module)."""
 
     name = "mcts"
+    horizon: int | None = None  # playout decisions before the standing judges (None: to the end)
 
     def __init__(self, seed: int = 0, budget: int = 200):
         self.rng = random.Random(seed)
         self.budget = budget
         self.last_root: Node | None = None  # the tree of the last decision, for tests and reports
+        self._finals: list[str] | None = None
 
     def choose(self, game: Game) -> Action:
         actions = game.legal_actions()
@@ -79,6 +81,22 @@ class MCTSAgent:
         if best not in root.children:  # every iteration failed: no evidence either way
             return actions[self.rng.randrange(len(actions))]
         return best
+
+    def _estimate(self, game: Game) -> list[float]:
+        """Rewards of an unfinished game, as if it ended with each player's standing now."""
+        from .agents import standing
+
+        if self._finals is None:
+            self._finals = [name for name, decl in game.program.model.scorings.items() if decl.final]
+        marks = [standing(game, p, self._finals) for p in range(game.players)]
+        top = max(marks)
+        leaders = marks.count(top)
+        out = [(1 - SCORE_PART) / leaders if m == top else 0.0 for m in marks]
+        lo = min(marks)
+        if top > lo:
+            for p, m in enumerate(marks):
+                out[p] += SCORE_PART * (m - lo) / (top - lo)
+        return out
 
     def _iterate(self, root: Node, game: Game) -> None:
         """One iteration on one determinization: select, expand one node, play out, back up."""
@@ -107,10 +125,12 @@ class MCTSAgent:
             game._apply_unchecked(action)
             path.append(node)
         st = game.state
-        while not st.over:
+        steps = -1 if self.horizon is None else self.horizon  # -1: no end but the game's
+        while not st.over and steps != 0:
             legal = game._legal
             game._apply_unchecked(legal[rng.randrange(len(legal))])
-        result = rewards(game)
+            steps -= 1
+        result = rewards(game) if st.over else self._estimate(game)
         for visited in path[1:]:
             visited.visits += 1
             if visited.player is not None:
