@@ -62,6 +62,7 @@ class MCTSAgent:
         self.budget = budget
         self.last_root: Node | None = None  # the tree of the last decision, for tests and reports
         self._finals: list[str] | None = None
+        self._order: dict[Action, int] = {}
 
     def choose(self, game: Game) -> Action:
         actions = game.legal_actions()
@@ -70,17 +71,39 @@ class MCTSAgent:
         me = game.current_player
         assert me is not None, "choose() called on a finished game"
         root = Node(None)
-        failed = 0
+        self._order = self._first_tries(game, me, actions)
         for _ in range(self.budget):
             try:
                 self._iterate(root, game.determinize(me, self.rng))
             except GameError:  # a rule failed in a drawn deal (say, a local naming a hidden card)
-                failed += 1
+                continue
         self.last_root = root
-        best = max(actions, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+        def merit(a: Action) -> tuple[int, float]:
+            node = root.children.get(a)
+            return (-1, 0.0) if node is None else (node.visits, node.reward / max(node.visits, 1))
+
+        best = max(actions, key=merit)
         if best not in root.children:  # every iteration failed: no evidence either way
             return actions[self.rng.randrange(len(actions))]
         return best
+
+    def _first_tries(self, game: Game, me: int, actions: list[Action]) -> dict[Action, int]:
+        """The order in which the root's actions are first tried: by the standing each gives
+        at once (as greedy judges, on a determinization), best first, so that a budget smaller
+        than the choice spends itself on the likeliest actions."""
+        from .agents import standing
+
+        if self._finals is None:
+            self._finals = [name for name, decl in game.program.model.scorings.items() if decl.final]
+        base = game.determinize(me, self.rng)
+        marks = []
+        for action in actions:
+            trial = base.clone()
+            if action in trial._legal:
+                trial._apply_unchecked(action)
+            marks.append((-standing(trial, me, self._finals), self.rng.random(), action))
+        return {action: rank for rank, (_m, _r, action) in enumerate(sorted(marks))}
 
     def _estimate(self, game: Game) -> list[float]:
         """Rewards of an unfinished game, as if it ended with each player's standing now."""
@@ -114,7 +137,11 @@ class MCTSAgent:
                     child.avail += 1
             mover = game.state.chooser
             if untried:
-                action = untried[rng.randrange(len(untried))]
+                if node is root:
+                    order = self._order
+                    action = min(untried, key=lambda a: order.get(a, 0))
+                else:
+                    action = untried[rng.randrange(len(untried))]
                 child = node.children[action] = Node(mover)
                 child.avail = 1
                 game._apply_unchecked(action)
