@@ -10,6 +10,7 @@ import hashlib
 import importlib
 import importlib.util
 import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -176,6 +177,7 @@ def designer_class(name: str) -> type:
             spec = importlib.util.spec_from_file_location(f"ruleforge_agent_{len(_CLASSES)}_{path.stem}", path)
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module  # as an import does: dataclasses and pickling look it up
             spec.loader.exec_module(module)
         else:
             module = importlib.import_module(where)

@@ -198,3 +198,24 @@ def test_greedy_beats_random(path: str, players: int, games: int) -> None:
     match = head_to_head(ruleforge.load(path), players, "greedy", "random", games, seed=900)
     low, _high = match.interval
     assert low > match.fair, match.to_json()       # better than a random seat, beyond the interval
+
+
+def test_wilson_interval() -> None:
+    from ruleforge.arena import wilson
+
+    assert wilson(0, 10) == (0.0, pytest.approx(0.2775, abs=1e-4))
+    low, high = wilson(5, 10)
+    assert (low, high) == (pytest.approx(0.2366, abs=1e-4), pytest.approx(0.7634, abs=1e-4))
+    assert wilson(140, 200)[0] > 0.63 and wilson(0, 0) == (0.0, 1.0)
+
+
+def test_search_beats_random_and_the_skill_trace_lists_its_matches() -> None:
+    from ruleforge.arena import head_to_head, skill_trace
+
+    rules = ruleforge.load(NAISHI)
+    match = head_to_head(rules, 2, "mcts:30", "random", 16, seed=40)
+    assert match.interval[0] > match.fair, match.to_json()
+    assert match.decisions > 16 and match.per_second is not None and match.per_second > 0
+    trace = skill_trace(rules, 2, [2, 4], games=2, seed=1)
+    assert [(m.agent, m.opponent, m.games) for m in trace] == \
+        [("mcts:2", "random", 2), ("mcts:4", "random", 2), ("mcts:4", "mcts:2", 2)]
