@@ -7,8 +7,12 @@ Agents see a game only through the public Game API. Each automatic agent owns it
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
 import random
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 from .diagnostics import GameError
@@ -16,12 +20,14 @@ from .engine import Action, Game
 from .human import AgentAbort, HumanAgent
 from .screen import render_view
 
-__all__ = ["AGENT_NAMES", "Agent", "AgentAbort", "GreedyAgent", "HumanAgent", "RandomAgent", "agent_names",
-           "agent_seed", "make_agents", "render_view"]
+__all__ = ["AGENT_NAMES", "Agent", "AgentAbort", "DesignerAgent", "GreedyAgent", "HumanAgent", "RandomAgent",
+           "agent_name", "agent_names", "agent_seed", "make_agent", "make_agents", "render_view"]
 
 
 class Agent(Protocol):
-    """Anything that picks one of the legal actions of the player to act."""
+    """Anything that picks one of the legal actions of the player to act. A designer's agent
+    class is made as `Class(seed=n)` and must be fair: it may read what `game.view(player)`
+    shows and the legal actions, not the hidden zones (see docs/api.md#agents)."""
 
     def choose(self, game: Game) -> Action: ...
 
@@ -61,9 +67,15 @@ def standing(game: Game, player: int, finals: list[str]) -> int:
 class GreedyAgent:
     """Takes the action that most raises its standing: its total so far plus what the final
     scorings would give it if the game ended now (games without `final` scorings: the total
-    alone). Ties are broken by its own rng, so it is cheap, seeded and never stuck."""
+    alone), worked out on a determinized copy (`Game.determinize`), so it never reads what its
+    player may not see. When every action ties, as every card of a trick does in a game that
+    scores at a round's end, a few random playouts from each (24 in all, of at most 12 of them), up to
+    the next scoring or 8 decisions a player, tell them apart by its standing against the best
+    other player's. Still tied: its own rng picks, so it is cheap, seeded and never stuck."""
 
     name = "greedy"
+    playouts = 24  # split among the tied actions looked at, at least 2 each
+    widest = 12   # tied actions looked at, at most (a sample of them when there are more)
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -75,44 +87,166 @@ class GreedyAgent:
         me = game.current_player
         assert me is not None, "choose() called on a finished game"
         finals = [name for name, decl in game.program.model.scorings.items() if decl.final]
+        base = game.determinize(me, self.rng)
         best: list[Action] = []
         best_value: int | None = None
         for action in actions:
-            trial = game.clone()
-            trial.apply(action)
+            trial = base.clone()
+            if action in trial._legal:
+                trial._apply_unchecked(action)
             value = standing(trial, me, finals)
             if best_value is None or value > best_value:
                 best, best_value = [action], value
             elif value == best_value:
                 best.append(action)
+        if len(best) == len(actions):  # its standing tells no action apart: look further
+            rng = self.rng
+            sample = best if len(best) <= self.widest else rng.sample(best, self.widest)
+            best = self._playouts(game, me, sample, finals)
         return best[self.rng.randrange(len(best))]
 
+    def _playouts(self, game: Game, me: int, tied: list[Action], finals: list[str]) -> list[Action]:
+        """The tied actions whose random playouts end best on average, each playout on a fresh
+        determinization and up to the next change of any total (or 8 decisions a player)."""
+        rng = self.rng
+        horizon = 8 * game.players
+        each = max(2, self.playouts // len(tied))
+        means: list[float] = []
+        for action in tied:
+            total = 0.0
+            for _ in range(each):
+                trial = game.determinize(me, rng)
+                if action in trial._legal:
+                    trial._apply_unchecked(action)
+                start = trial.totals()
+                for _ in range(horizon):
+                    if trial.state.over or trial.totals() != start:
+                        break
+                    legal = trial._legal
+                    trial._apply_unchecked(legal[rng.randrange(len(legal))])
+                others = [standing(trial, p, finals) for p in range(game.players) if p != me]
+                total += standing(trial, me, finals) - max(others, default=0)
+            means.append(total)
+        top = max(means)
+        return [a for a, m in zip(tied, means) if m == top]
 
-AGENT_NAMES = ("random", "greedy", "human")
+
+AGENT_NAMES = ("random", "greedy", "human", "mcts")
+DEFAULT_BUDGET = 200  # `mcts` alone: iterations per decision
+
+
+def agent_name(name: str) -> str:
+    """One agent name as the rest of ruleforge keeps it, checked: a built-in name in lower case,
+    `mcts:N` with its budget, or a designer's `module:Class` / `path/to/file.py:Class` as typed
+    (its class is imported now, so that a bad one fails before any game starts)."""
+    name = name.strip()
+    low = name.lower()
+    if low in AGENT_NAMES:
+        return low
+    head, sep, tail = low.partition(":")
+    if head == "mcts" and sep:
+        if not tail.strip().isdigit() or int(tail) < 1:
+            raise GameError(f"agent '{name}': the budget after 'mcts:' must be a whole number of iterations "
+                            "of at least 1 (mcts:500)")
+        return f"mcts:{int(tail)}"
+    if ":" in name:
+        designer_class(name)
+        return name
+    shown = name or "(empty)"
+    raise GameError(f"unknown agent '{shown}' (agents: random, greedy, human, mcts:N, or module:Class "
+                    "for your own)")
+
+
+_CLASSES: dict[str, type] = {}
+
+
+def designer_class(name: str) -> type:
+    """The class of a designer's agent `module:Class` or `path/to/file.py:Class`, imported once
+    per process; a module that will not import, a missing class or one without `choose` is a
+    GameError of one line."""
+    if name in _CLASSES:
+        return _CLASSES[name]
+    where, _, cls_name = name.rpartition(":")
+    if not where or not cls_name.isidentifier():
+        raise GameError(f"agent '{name}': give it as module:Class or path/to/file.py:Class")
+    try:
+        if where.endswith(".py"):
+            path = Path(where)
+            if not path.is_file():
+                raise GameError(f"agent '{name}': no file '{where}'")
+            spec = importlib.util.spec_from_file_location(f"ruleforge_agent_{len(_CLASSES)}_{path.stem}", path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module  # as an import does: dataclasses and pickling look it up
+            spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except GameError:
+        raise
+    except Exception as err:  # anything the designer's module raises while it is imported
+        raise GameError(f"agent '{name}': cannot import '{where}': {type(err).__name__}: {err}") from None
+    cls = getattr(module, cls_name, None)
+    if cls is None:
+        raise GameError(f"agent '{name}': '{where}' has no '{cls_name}'")
+    if not isinstance(cls, type) or not callable(getattr(cls, "choose", None)):
+        raise GameError(f"agent '{name}': '{cls_name}' is not a class with a choose(game) method")
+    _CLASSES[name] = cls
+    return cls
 
 
 def agent_names(spec: str, players: int) -> list[str]:
     """One agent name per seat from 'human,random': a shorter list fills the remaining seats
     with its last name (so one name is every seat's); more names than seats is an error."""
-    names = [n.strip().lower() for n in spec.split(",")]
-    for name in names:
-        if name not in AGENT_NAMES:
-            shown = name or "(empty)"
-            raise GameError(f"unknown agent '{shown}' (agents: {', '.join(AGENT_NAMES)})")
+    names = [agent_name(n) for n in spec.split(",")]
     if len(names) > players:
         raise GameError(f"{len(names)} agents given for {players} players: give at most one name per seat")
     return names + [names[-1]] * (players - len(names))
 
 
+class DesignerAgent:
+    """A designer's agent at a seat: a failure inside it, or an answer that is not a legal
+    action, is a GameError naming the agent, not a traceback."""
+
+    def __init__(self, name: str, inner: Any):
+        self.name = name
+        self.inner = inner
+
+    def choose(self, game: Game) -> Action:
+        try:
+            action = self.inner.choose(game)
+        except GameError:
+            raise
+        except Exception as err:
+            raise GameError(f"agent '{self.name}' failed: {type(err).__name__}: {err}") from None
+        if action not in game._legal:
+            raise GameError(f"agent '{self.name}' chose {action!r}, which is not a legal action")
+        return action
+
+
+def make_agent(name: str, seed: int, input_fn: Callable[[str], str] = input,
+               output_fn: Callable[[str], Any] = print) -> Agent:
+    """The agent of one checked name (see `agent_name`), seeded with `seed`."""
+    if name == "human":
+        return HumanAgent(input_fn, output_fn)
+    if name == "greedy":
+        return GreedyAgent(seed)
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "mcts" or name.startswith("mcts:"):
+        from .search import MCTSAgent
+
+        return MCTSAgent(seed, int(name.partition(":")[2] or DEFAULT_BUDGET))
+    try:
+        inner = designer_class(name)(seed=seed)
+    except GameError:
+        raise
+    except Exception as err:
+        raise GameError(f"agent '{name}' cannot be made: {type(err).__name__}: {err}") from None
+    return DesignerAgent(name, inner)
+
+
 def make_agents(spec: str, players: int, seed: int,
                 input_fn: Callable[[str], str] = input, output_fn: Callable[[str], Any] = print) -> list[Agent]:
     """Agents from 'human,random,greedy' (see `agent_names`); automatic ones seeded per seat."""
-    agents: list[Agent] = []
-    for seat, name in enumerate(agent_names(spec, players)):
-        if name == "human":
-            agents.append(HumanAgent(input_fn, output_fn))
-        elif name == "greedy":
-            agents.append(GreedyAgent(agent_seed(seed, seat)))
-        else:
-            agents.append(RandomAgent(agent_seed(seed, seat)))
-    return agents
+    return [make_agent(name, agent_seed(seed, seat), input_fn, output_fn)
+            for seat, name in enumerate(agent_names(spec, players))]

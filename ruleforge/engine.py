@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import traceback
 from typing import Any, NamedTuple
 
@@ -353,6 +354,13 @@ class Game:
         g._placed = set()
         g._log_text = None
         return g
+
+    def determinize(self, player: int, rng: random.Random) -> Game:
+        """A copy in which what `player` cannot see (hidden zones' contents, chance to come) is
+        drawn again at random: what a fair search plays forward (see determinize.py)."""
+        from .determinize import determinize
+
+        return determinize(self, player, rng)
 
     # --- scores ----------------------------------------------------------------------
     def scores(self) -> list[dict[str, Any]]:

@@ -178,7 +178,7 @@ def playthrough(rules: Rules, players: int, seed: int = 0, agents: str | Sequenc
     spec = agents if isinstance(agents, str) else ",".join(agents) if agents else "random"
     names = agent_names(spec, players)
     if "human" in names:
-        raise GameError("a playthrough plays automatic agents only (random, greedy); "
+        raise GameError("a playthrough plays automatic agents only (random, greedy, mcts:N, module:Class); "
                         "use `ruleforge play` for a human seat")
     options = dict(options or {})
     rules.program(players, options)  # a bad player count or option is the caller's, not a rule's

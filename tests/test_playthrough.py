@@ -265,7 +265,8 @@ def test_a_rule_failing_names_the_decision(tmp_path: Path) -> None:
     ([HAGAKURE, "--players", "2"], "error: Hagakure is for 3 to 5 players, not 2"),
     ([HAGAKURE, "--seed", "x"], "Invalid value for '--seed': 'x' is not a valid integer"),
     ([HAGAKURE, "--agents", "random,bogus"], "error: unknown agent 'bogus'"),
-    ([HAGAKURE, "--agents", "human,random"], "error: a playthrough plays automatic agents only (random, greedy); "
+    ([HAGAKURE, "--agents", "human,random"], "error: a playthrough plays automatic agents only "
+                                             "(random, greedy, mcts:N, module:Class); "
                                              "use `ruleforge play` for a human seat"),
     ([HAGAKURE, "--agents", "random,random,random,random"], "error: 4 agents given for 3 players"),
     ([HAGAKURE, "-o", "speed=2"], "error: unknown option 'speed'"),

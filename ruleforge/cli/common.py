@@ -184,8 +184,9 @@ def resolve_players(rules: Rules, players: int | None) -> int:
     return rules.player_range[0] if players is None else players
 
 
-AGENTS_HELP = ("Agents, one per seat: random, greedy, human. A shorter list fills the remaining seats "
-               "with its last name (human,random: P1 human, the others random).")
+AGENTS_HELP = ("Agents, one per seat: random, greedy, human, mcts:N (a search of N iterations per "
+               "decision), or your own as module:Class or file.py:Class. A shorter list fills the remaining "
+               "seats with its last name (human,random: P1 human, the others random).")
 
 
 def game_options(func: Callable[..., Any]) -> Callable[..., Any]:

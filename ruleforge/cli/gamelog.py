@@ -169,9 +169,15 @@ def _options(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _agents(raw: list[Any] | None, players: int) -> list[str] | None:
-    if raw is not None and (len(raw) != players or any(a not in AGENT_NAMES for a in raw)):
-        _problem(f"'agents' must be a list of {players} agent names ({', '.join(AGENT_NAMES)})")
+    """The log's agents, one per seat; a designer's agent is checked when the game resumes."""
+    if raw is not None and (len(raw) != players or any(not _agent_like(a) for a in raw)):
+        _problem(f"'agents' must be a list of {players} agent names ({', '.join(AGENT_NAMES)}, "
+                 "mcts:N or module:Class)")
     return raw
+
+
+def _agent_like(name: Any) -> bool:
+    return isinstance(name, str) and (name in AGENT_NAMES or ":" in name)
 
 
 def read_log(path: str) -> GameRecord:

@@ -80,6 +80,7 @@ class Program:
     vis_funcs: list = attrs.Factory(list)  # conditions of `visible ... if cond`
     invariants: list = attrs.Factory(list)  # (pos, per player, test(st, p), message(st, p)) per `invariant`
     initial: object = None  # the state before the flow starts, made by the engine on first use
+    hidden_cache: dict = attrs.Factory(dict)  # per seat: zones hidden for good, zones hidden by a condition
     state_labels: list = attrs.Factory(list)  # per action: its label reads the state (log it as text)
     # per action, what applying it needs, in one tuple (the engine's hot path unpacks it):
     # (label reads the state, its entry function `enter(st, me, *args) -> next block`, limits)
