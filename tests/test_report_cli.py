@@ -3,6 +3,7 @@ report that cannot be written (no matplotlib, a bad path) stops the command befo
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -54,3 +55,30 @@ def test_an_unwritable_report_fails_first(tmp_path: Path, monkeypatch: pytest.Mo
     assert result.exit_code == 1
     assert result.output.startswith("error: ") and "report" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_skill_trace_goes_to_the_json_the_table_and_the_report(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "s.html"
+    args = ["simulate", "games/naishi.rules", "-n", "4", "--skill", "2,4", "--skill-games", "4"]
+    data = json.loads(run(*args, "--json", "--report", str(out)).stdout)
+    trace = data["skill"]
+    assert trace["budgets"] == [2, 4] and trace["against"] == "random" and trace["fair"] == 0.5
+    # mcts:2 and mcts:4 against random, then mcts:4 against mcts:2; each rate inside its interval
+    assert [(m["agent"], m["opponent"], m["games"]) for m in trace["matches"]] == [
+        ("mcts:2", "random", 4), ("mcts:4", "random", 4), ("mcts:4", "mcts:2", 4)]
+    assert trace["win_rate"] == [m["rate"] for m in trace["matches"][:2]]
+    assert all(m["low"] <= m["rate"] <= m["high"] for m in trace["matches"])
+    assert "Skill: do stronger players win more?" in out.read_text()
+    table = run(*args)
+    assert table.exit_code == 0
+    assert "skill: mcts:4 wins" in table.output and "against mcts:2 over 4 games" in table.output
+
+
+@pytest.mark.parametrize("budgets", ["3", "a,b", "0,5"])
+def test_bad_skill_budgets(budgets: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result = run("simulate", "games/naishi.rules", "-n", "2", "--skill", budgets)
+    assert result.exit_code == 1
+    assert "error: --skill takes two or more search budgets" in result.output

@@ -230,10 +230,11 @@ def start_report(path: str | None) -> None:
     check_writable(path, "report")
 
 
-def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[str, Any] | None = None) -> None:
+def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[str, Any] | None = None,
+                 skill: dict[str, Any] | None = None) -> None:
     from ..balance.report import write_report as write
 
-    write(path, summaries, comparison)
+    write(path, summaries, comparison, skill)
     click.echo(f"report: {path}", err=True)
 
 
@@ -246,11 +247,16 @@ def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[st
 @click.option("--records", "records_path", default=None, metavar="FILE",
               help="Write one JSON line per finished game (seed, scores, breakdowns, winners, length).")
 @spread_options
+@click.option("--skill", "skill", default=None, metavar="N,N,...",
+              help="Also measure a skill trace: the search agent mcts:N against random, for each budget N.")
+@click.option("--skill-games", type=click.IntRange(min=1), default=40, show_default=True, metavar="N",
+              help="Games per budget of the skill trace.")
 @limit_options
 @guarded
 def simulate(file: str, games: int, players: int | None, seed: int | None, agents: str | None,
              option: tuple[str, ...], as_json: bool, records_path: str | None, jobs: int, ray: str | None,
-             report: str | None, max_decisions: int | None, max_skips: int | None) -> None:
+             report: str | None, skill: str | None, skill_games: int, max_decisions: int | None,
+             max_skips: int | None) -> None:
     """Play many games between automatic agents and summarise who wins, by how much, how long
     games last and which rules are used.
 
@@ -263,23 +269,60 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
     if records_path is not None:
         check_writable(records_path, "records file")
     start_report(report)
+    budgets = skill_budgets(skill)
     seed = 0 if seed is None else seed
     with game_limits(max_decisions, max_skips):
         played = run_batch(batch, seed, games, jobs, ray=ray)
+        trace = skill_of(rules, batch, budgets, skill_games, seed) if budgets else None
     summary = summary_of(rules, batch, names, played, seed, games, jobs)
+    if trace is not None:
+        summary["skill"] = trace
     if records_path is not None:
         write_records(records_path, played.records)
     if report is not None:
-        write_report(report, [json.loads(json_text(summary))])
+        write_report(report, [json.loads(json_text(summary))], skill=trace)
     if as_json:
         click.echo(json_text(summary))
     else:
         print_table(summary)
+        if trace is not None:
+            print_skill(trace)
     if not played.completed:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if played.failed:
         click.echo(f"error: {len(played.failed)} of {games} games failed", err=True)
         raise click.exceptions.Exit(1)
+
+
+def skill_budgets(text: str | None) -> list[int]:
+    """`--skill 10,30,100`: two or more search budgets, each a whole number from 1."""
+    if text is None:
+        return []
+    try:
+        budgets = [int(part) for part in text.split(",")]
+    except ValueError:
+        budgets = []
+    if len(budgets) < 2 or min(budgets) < 1:
+        fail(f"--skill takes two or more search budgets, as whole numbers from 1 (10,30,100), not '{text}'")
+    return budgets
+
+
+def skill_of(rules: Rules, batch: runner.Batch, budgets: list[int], games: int, seed: int) -> dict[str, Any]:
+    """The skill trace: mcts:N against random for each budget, and each budget against the one
+    before it (a game that rewards skill lets more search win more)."""
+    from ..arena import skill_trace
+
+    matches = skill_trace(rules, batch.players, budgets, games, seed, batch.options)
+    against_random = matches[:len(budgets)]
+    return {"budgets": budgets, "against": "random", "fair": 1 / batch.players,
+            "win_rate": [m.rate for m in against_random], "interval": [list(m.interval) for m in against_random],
+            "matches": [m.to_json() for m in matches]}
+
+
+def print_skill(trace: dict[str, Any]) -> None:
+    for m in trace["matches"]:
+        click.echo(f"skill: {m['agent']} wins {m['rate']:.1%} (95% {m['low']:.1%} to {m['high']:.1%}) against "
+                   f"{m['opponent']} over {m['games']} games (fair {m['fair']:.1%})")
 
 
 def json_text(summary: dict[str, Any]) -> str:
