@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from .diagnostics import GameError
 from .engine import Action, Game
 from .human import AgentAbort, HumanAgent
+from .scoresheet import final_scorings
 from .screen import render_view
 
 __all__ = ["AGENT_NAMES", "Agent", "AgentAbort", "DesignerAgent", "GreedyAgent", "HumanAgent", "RandomAgent",
@@ -86,7 +87,7 @@ class GreedyAgent:
             return actions[0]
         me = game.current_player
         assert me is not None, "choose() called on a finished game"
-        finals = [name for name, decl in game.program.model.scorings.items() if decl.final]
+        finals = final_scorings(game.program.model)
         base = game.determinize(me, self.rng)
         best: list[Action] = []
         best_value: int | None = None

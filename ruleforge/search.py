@@ -20,6 +20,7 @@ import random
 
 from .diagnostics import GameError
 from .engine import Action, Game
+from .scoresheet import final_scorings
 
 EXPLORATION = 0.7  # UCT's constant; rewards lie in [0, 1]
 SCORE_PART = 0.1   # how much of a reward is the score, the rest being the win
@@ -95,7 +96,7 @@ class MCTSAgent:
         from .agents import standing
 
         if self._finals is None:
-            self._finals = [name for name, decl in game.program.model.scorings.items() if decl.final]
+            self._finals = final_scorings(game.program.model)
         base = game.determinize(me, self.rng)
         marks = []
         for action in actions:
@@ -110,7 +111,7 @@ class MCTSAgent:
         from .agents import standing
 
         if self._finals is None:
-            self._finals = [name for name, decl in game.program.model.scorings.items() if decl.final]
+            self._finals = final_scorings(game.program.model)
         marks = [standing(game, p, self._finals) for p in range(game.players)]
         top = max(marks)
         leaders = marks.count(top)
