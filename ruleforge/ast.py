@@ -508,6 +508,19 @@ class ScoringDecl(Decl):
 
 
 @node
+class MeasureDecl(Decl):
+    """`measure NAME = EXPR`: a number the statistics work out at the end of every game. Its
+    name is a label of its own (like a scoring item's), so it may match a variable's name."""
+
+    label: str
+    value: Expr
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return ("MeasureDecl", self.label)
+
+
+@node
 class InvariantDecl(Decl):
     """`invariant "message" (for p)? { cond }`: what every state of the game satisfies; a
     position or a saved state that breaks it is refused with the message."""

@@ -383,6 +383,17 @@ class Game:
                     raise self._runtime_error(err, pos) from None
         return out
 
+    def measures(self) -> dict[str, int]:
+        """Each `measure` of the rules, worked out on this state (the statistics read them at
+        the end of a game), by name in the order declared."""
+        out = {}
+        for name, pos, value in self.program.measures:
+            try:
+                out[name] = value(self.state)
+            except Exception as err:
+                raise self._runtime_error(err, pos) from None
+        return out
+
     def totals(self) -> list[int]:
         """Each player's total so far (the sum of the variables `score ... into` adds to), by
         seat: what `scores()` gives as "total", without working out the ranking."""

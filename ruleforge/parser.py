@@ -389,6 +389,10 @@ class _Builder(Transformer_NonRecursive):
         return ast.InvariantDecl(self.pos(meta), self.string(message), None if player is None else str(player), cond)
 
     @v_args(meta=True)
+    def measure_decl(self, meta, c):
+        return ast.MeasureDecl(self.pos(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
     def end_decl(self, meta, c):
         return ast.EndDecl(self.pos(meta), c[0], c[1])
 

@@ -132,7 +132,10 @@ def test_the_summary_is_what_the_records_say(tmp_path: Path) -> None:
     decisions = [r["decisions"] for r in records]
     assert (doc["length"]["mean"], doc["length"]["min"], doc["length"]["max"]) == (
         pytest.approx(statistics.fmean(decisions)), min(decisions), max(decisions))
-    assert doc["length"]["rounds"] is None
+    rounds = [r["rounds"] for r in records]  # the rules' `measure rounds`: 8 at 4 players, more after a tie
+    assert rounds == [r["measures"]["rounds"] for r in records] and min(rounds) >= 8
+    assert doc["length"]["rounds"]["mean"] == pytest.approx(statistics.fmean(rounds))
+    assert doc["measures"]["rounds"]["max"] == max(rounds)
     assert all(r["turns"] <= r["decisions"] for r in records)
     legal = sum(r["branching"]["sum"] for r in records)
     assert doc["branching"]["mean"] == pytest.approx(legal / sum(decisions))
@@ -237,16 +240,17 @@ def test_compare_a_game_with_itself_finds_no_change() -> None:
     assert {"P1 win rate", "tie rate", "P3 mean total", "mean margin of victory", "first player win rate",
             "mean decisions", "legal actions per decision"} <= set(rows(doc))
     table = run("compare", HAGAKURE, "-n", "40").stdout  # B left out: A against itself
-    assert "0 of 30 statistics changed" in table
+    assert "0 of 31 statistics changed" in table
 
 
 def test_compare_finds_what_a_variant_changed(tmp_path: Path) -> None:
     doc = compared(HAGAKURE, SHORT, "-n", "60", "--jobs", "2")
     found = rows(doc)
-    for statistic in ("P1 mean total", "P2 mean total", "mean decisions", "mean turns"):
+    for statistic in ("P1 mean total", "P2 mean total", "mean decisions", "mean turns", "mean rounds"):
         row = found[statistic]
         assert row["verdict"] == "changed" and row["difference"] < 0 and row["interval"][1] < 0, row
     assert found["mean decisions"]["difference"] == pytest.approx(-54, abs=3)  # 3 rounds of 3 + 5·3 decisions less
+    assert found["mean rounds"]["difference"] == pytest.approx(-3, abs=0.3)  # 6 rounds, not 9 (ties add a few)
     assert doc["a"]["game"] == "Hagakure" and doc["b"]["game"] == "Hagakure, short"
     table = run("compare", HAGAKURE, SHORT, "-n", "60").stdout
     assert any(line.startswith("│ mean decisions") and line.rstrip().endswith("changed               │")

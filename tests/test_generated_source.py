@@ -18,9 +18,9 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "d776088c37806447",
-    ("hagakure", 4): "0608a06ff8323184",
-    ("hagakure", 5): "9d925a78cb30634a",
+    ("hagakure", 3): "482a4c15149bc2b1",
+    ("hagakure", 4): "82c573aabea4f9b0",
+    ("hagakure", 5): "b0db3d753f7035f1",
     ("naishi", 2): "67a8a0fa857ac3b4",
     ("naishi_legends", 2): "5ae819463eac23df",
 }

@@ -95,6 +95,8 @@ def compare(summary_a: dict[str, Any], summary_b: dict[str, Any], records_a: lis
                            lambda r: None if r["first"] is None else r["winners"] == [r["first"]]))
     rows.append(sides.mean("mean decisions", lambda r: r["decisions"]))
     rows.append(sides.mean("mean turns", lambda r: r["turns"]))
+    for name in [m for m in summary_a.get("measures", {}) if m in summary_b.get("measures", {})]:
+        rows.append(sides.mean(f"mean {name}", lambda r, name=name: r["measures"][name]))
     rows.append(sides.mean("legal actions per decision",
                            lambda r: r["branching"]["sum"] / r["branching"]["count"] if r["branching"]["count"] else 0))
     items_a, items_b = _items(summary_a), _items(summary_b)

@@ -68,15 +68,16 @@ def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[st
     """The record of a finished game (see docs/balancing.md for each field)."""
     names = [info.name for info in game.program.actions]
     scores = game.scores()
+    measures = game.measures()
     record: dict[str, Any] = {
         "game": index, "seed": seed, "players": game.players, "agents": list(agents),
         "scores": [s["total"] for s in scores], "breakdowns": [dict(s["breakdown"]) for s in scores],
         "winners": [player_name(p) for p in game.winners()],
         "first": player_name(watch.first) if watch.first is not None else None,
-        "decisions": watch.decisions, "turns": watch.turns, "rounds": None,
+        "decisions": watch.decisions, "turns": watch.turns, "rounds": measures.get("rounds"),
         "branching": {"sum": watch.branching_sum, "count": watch.decisions, "max": watch.branching_max},
         "actions": _by_name(names, watch.taken), "legal": _by_name(names, watch.legal),
-        "choices": choices(game),
+        "choices": choices(game), "measures": measures,
     }
     if triggers:
         record["triggers"] = dict(zip(triggers, watch.fired))

@@ -222,6 +222,11 @@ def length_section(summary: dict[str, Any], ids: Ids) -> str:
     bq = br.get("quantiles") or {}
     choice = (f"At a decision a player chooses among {num(br.get('mean'))} legal actions on average "
               f"(median {num(bq.get('median'))}, at most {num(br.get('max'))}).") if br else ""
+    for name, st in (summary.get("measures") or {}).items():
+        if name != "rounds":
+            q = st.get("quantiles") or {}
+            rows.append([f"{name} (a measure of the rules)", num(st.get("mean")), num(st.get("min")),
+                         num(q.get("median")), num(st.get("max"))])
     return ("<h3>How long games last</h3>"
             + figure(plots.lengths(summary, ids()), "How many decisions a game takes, game by game. "
                      "A wide spread means some games drag on far longer than others.")

@@ -126,6 +126,16 @@ def _items(records: list[dict[str, Any]]) -> list[str]:
     return list(seen)
 
 
+def measures(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each `measure` of the rules: its spread over the games and a t interval for its mean."""
+    names = list(dict.fromkeys(name for r in records for name in r.get("measures", {})))
+    out = {}
+    for name in names:
+        values = [r["measures"][name] for r in records if name in r.get("measures", {})]
+        out[name] = {**spread(values), "interval": _interval(mean_interval(values))}
+    return out
+
+
 def summarise(records: list[dict[str, Any]], head: dict[str, Any], agents: list[str], declared_actions: list[str],
               declared_items: list[str] | None = None, triggers: list[str] | None = None) -> dict[str, Any]:
     """The Summary of a batch (keys in docs/balancing.md). `head` holds what the records do not
@@ -176,7 +186,7 @@ def summarise(records: list[dict[str, Any]], head: dict[str, Any], agents: list[
         "margin": {"mean": m["mean"], "interval": _interval(mean_interval(margin)),
                    "quantiles": m["quantiles"], "histogram": m["histogram"]},
         "first_player": first_player(records, players),
-        "length": length, "branching": branching,
+        "length": length, "branching": branching, "measures": measures(records),
         "actions": actions, "choices": dict(top),
         "unexercised": {
             "actions_never_legal": [a for a in taken if legal.get(a, 0) == 0] if records else [],

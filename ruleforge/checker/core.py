@@ -97,6 +97,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
             scope = Scope(locals={inv.player: PLAYER} if inv.player else {}, pure=True)
             self.check_string(inv.message, scope)
             self.expect(inv.cond, scope, FLAG, "an invariant")
+        for measure in self.model.measures.values():
+            self.expect(measure.value, Scope(pure=True), INT, "a measure")
         for rule in self.model.end_rules:
             scope = Scope(has_me=True, pure=True)
             scope.locals["me"] = PLAYER

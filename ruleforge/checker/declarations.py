@@ -92,6 +92,12 @@ class DeclarationChecks:
                 m.end_rules.append(d)
             elif isinstance(d, ast.InvariantDecl):
                 m.invariants.append(d)
+            elif isinstance(d, ast.MeasureDecl):
+                if d.label in m.measures:
+                    self.error(d.pos, f"measure '{d.label}' is declared twice",
+                               f"the first is at line {m.measures[d.label].pos.line}")
+                else:
+                    m.measures[d.label] = d
             elif isinstance(d, (ast.RemoveDecl, ast.ReplaceDecl)):
                 self.error(d.pos, "'remove' and 'replace' only make sense in a file that 'extends' another")
 

@@ -172,6 +172,9 @@ def print_shape(summary: dict[str, Any]) -> None:
     turns = ln["turns"]
     click.echo(f"turns per game: mean {turns['mean']:.1f}, min {turns['min']}, max {turns['max']}   "
                f"legal actions per decision: mean {number(br['mean'], '.1f')}, max {br['max']}")
+    for name, m in summary["measures"].items():
+        click.echo(f"{name} (measure): mean {number(m['mean'], '.2f')} (95% {span(m['interval'], '.2f')}), "
+                   f"min {m['min']}, median {m['quantiles']['median']:g}, max {m['max']}")
 
 
 def print_items(summary: dict[str, Any]) -> None:

@@ -338,6 +338,12 @@ class ActionCompiler:
         return (f"def invariant_{index}(st, p):\n{head}\n    return {self.cx_test(inv.cond, env)}{self.tag(inv.pos)}\n"
                 f"def invariant_text_{index}(st, p):\n{head}\n    return {self.cx_text(inv.message, env)}")
 
+    def compile_measure(self, index: int, measure: ast.MeasureDecl) -> str:
+        """A measure's value, a function of the state (read once, at the end of a game)."""
+        self.where = measure.pos
+        return (f"def measure_{index}(st):\n    Z = st.z; V = st.v; P = st.p\n"
+                f"    return {self.cx(measure.value, Env())}{self.tag(measure.pos)}")
+
     def compile_visibility(self, index: int, cond: ast.Expr) -> str:
         self.where = cond.pos
         return f"def visible_{index}(st):\n    Z = st.z; V = st.v; P = st.p\n    return {self.cx(cond, Env())}"

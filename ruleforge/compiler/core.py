@@ -142,6 +142,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
                       if info.decl is not None and info.decl.secret]
         label_src += [self.compile_visibility(i, cond) for i, cond in enumerate(self.vis_conds)]
         label_src += [self.compile_invariant(i, inv) for i, inv in enumerate(self.m.invariants)]
+        label_src += [self.compile_measure(i, m) for i, m in enumerate(self.m.measures.values())]
         score_src = [self.compile_scoring(s) for s in self.m.scorings.values()]
         rank_src = self.compile_ranking()
         source = self.assemble(legal_src, label_src, score_src, rank_src)
@@ -253,6 +254,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
             invariants=[(inv.pos, inv.player is not None, ns[f"invariant_{i}"], ns[f"invariant_text_{i}"])
                         for i, inv in enumerate(self.m.invariants)],
+            measures=[(m.label, m.pos, ns[f"measure_{i}"]) for i, m in enumerate(self.m.measures.values())],
             action_params=[self.param_kinds(info) for info in self.actions],
             decision_pos=self.decision_pos, slot_types=self.slot_types, slot_scope=self.slot_scope,
         )

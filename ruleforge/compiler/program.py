@@ -79,6 +79,7 @@ class Program:
     public_label_funcs: list = attrs.Factory(list)  # per action: what others see, if secret
     vis_funcs: list = attrs.Factory(list)  # conditions of `visible ... if cond`
     invariants: list = attrs.Factory(list)  # (pos, per player, test(st, p), message(st, p)) per `invariant`
+    measures: list = attrs.Factory(list)  # (name, pos, value(st)) per `measure`
     initial: object = None  # the state before the flow starts, made by the engine on first use
     hidden_cache: dict = attrs.Factory(dict)  # per seat: zones hidden for good, zones hidden by a condition
     state_labels: list = attrs.Factory(list)  # per action: its label reads the state (log it as text)
