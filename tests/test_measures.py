@@ -108,3 +108,12 @@ def test_compare_finds_a_changed_measure(tmp_path: Path) -> None:
     rows = {row["statistic"]: row for row in json.loads(result.stdout)["differences"]}
     assert rows["mean rounds"]["difference"] == 0 and rows["mean rounds"]["verdict"] == "no evidence of change"
     assert rows["mean value_left"]["difference"] > 0 and rows["mean value_left"]["verdict"] == "changed"
+
+
+def test_the_report_lists_the_measures(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    report = tmp_path / "r.html"
+    result = CliRunner().invoke(main, ["simulate", str(MEASURES), "-n", "20", "--report", str(report)])
+    assert result.exit_code == 0, result.output
+    html = report.read_text(encoding="utf-8")
+    assert "<td>value_left (a measure of the rules)</td>" in html and "<td>rounds</td>" in html
