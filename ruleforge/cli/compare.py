@@ -72,7 +72,9 @@ def print_comparison(comparison: dict[str, Any]) -> None:
         if comparison[key]:
             click.echo(f"scoring items only in {side}: {', '.join(comparison[key])}")
     changed = sum(1 for row in comparison["differences"] if row["verdict"] == "changed")
-    click.echo(f"{changed} of {len(comparison['differences'])} statistics changed")
+    total = len(comparison["differences"])
+    click.echo(f"{changed} of {total} statistics changed (if nothing had changed, about {total * 0.05:.1f} "
+               "of them would read changed by chance alone)")
 
 
 def wide_console() -> Any:
