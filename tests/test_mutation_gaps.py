@@ -86,3 +86,22 @@ def test_the_mutant_fails_an_example(tmp_path: Path, name: str) -> None:
             outcome = found[example]
             # a check differs (not an error: the example ran and saw the mutant's rule)
             assert outcome.status == "fail", (target, example, outcome.status, outcome.report())
+
+
+# --- an endless game fails the property tests at once --------------------------------------------
+
+
+def test_an_endless_game_fails_the_property_tests_naming_the_seed(tmp_path: Path, monkeypatch) -> None:
+    """Hagakure with a round counter that never advances never ends: the property tests stop it
+    at their decision limit (far above the longest real game) with the seed, not a hang."""
+    import test_hagakure_properties as props
+
+    text = (ROOT / "games" / "hagakure.rules").read_text()
+    old = "  rounds_played += 1\n"
+    assert text.count(old) == 1
+    (tmp_path / "hagakure.rules").write_text(text.replace(old, "  rounds_played += 0\n"))
+    monkeypatch.setattr(props, "RULES", ruleforge.load(tmp_path / "hagakure.rules"))
+    with pytest.raises(AssertionError, match=r"^3 players, seed 7: no end after 3000 decisions"):
+        props.play_checked(3, 7, props.Counter())
+    with pytest.raises(AssertionError, match=r"^4 players, seed 25: no end after 3000 decisions"):
+        props._choices(4, 25)
