@@ -152,7 +152,7 @@ def test_the_base_game_ships_the_rulings_examples() -> None:
         assert n in names
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=str)
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.expect], ids=str)  # not those of legal actions
 def test_worked_example_agrees_with_the_oracle(example: Any) -> None:
     checked = 0
     for seat, expected in example.expect.items():
