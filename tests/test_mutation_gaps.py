@@ -92,16 +92,23 @@ def test_the_mutant_fails_an_example(tmp_path: Path, name: str) -> None:
 
 
 def test_an_endless_game_fails_the_property_tests_naming_the_seed(tmp_path: Path, monkeypatch) -> None:
-    """Hagakure with a round counter that never advances never ends: the property tests stop it
-    at their decision limit (far above the longest real game) with the seed, not a hang."""
+    """Hagakure with a round counter that never advances never ends: the property tests and
+    the other seeded games of the tests stop it at their decision limit (far above the longest
+    real game) with the seed, not a hang."""
+    import test_hagakure
     import test_hagakure_properties as props
 
     text = (ROOT / "games" / "hagakure.rules").read_text()
     old = "  rounds_played += 1\n"
     assert text.count(old) == 1
     (tmp_path / "hagakure.rules").write_text(text.replace(old, "  rounds_played += 0\n"))
-    monkeypatch.setattr(props, "RULES", ruleforge.load(tmp_path / "hagakure.rules"))
+    endless = ruleforge.load(tmp_path / "hagakure.rules")
+    monkeypatch.setattr(props, "RULES", endless)
+    monkeypatch.setattr(test_hagakure, "RULES", endless)
     with pytest.raises(AssertionError, match=r"^3 players, seed 7: no end after 3000 decisions"):
         props.play_checked(3, 7, props.Counter())
     with pytest.raises(AssertionError, match=r"^4 players, seed 25: no end after 3000 decisions"):
         props._choices(4, 25)
+    # the other seeded games of the tests (tests/seeded.py)
+    with pytest.raises(AssertionError, match=r"^5 players, seed 3: no end after 3,000 decisions"):
+        test_hagakure.play_random(5, 3)
