@@ -277,6 +277,16 @@ class Game:
         return self._labels
 
     # --- acting ----------------------------------------------------------------------
+    def skip_empty_decision(self) -> bool:
+        """Go on past a decision that offers nothing, as play does (logged as a skip). A
+        position may stand at one (its zones were rewritten after setup reached it); True if
+        the game went on."""
+        if self.state.over or self._legal:
+            return False
+        self.state.log.append(("skip", self.state.chooser))
+        self._advance(skipped=1)
+        return True
+
     def apply(self, action: Action | tuple | str) -> None:
         """Apply a legal action (or its label). An illegal one raises GameError, changing nothing."""
         if action in self._legal:  # the usual case: an action from legal_actions(), found by identity

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from seeded import decisions
 
 import ruleforge
 from ruleforge import Game, GameError
@@ -112,7 +113,7 @@ def play_random(players: int, seed: int) -> Game:
     """A whole game, each decision a seeded random choice among the legal actions."""
     game = RULES.new_game(players=players, seed=seed)
     rng = random.Random(seed)
-    while not game.is_over:
+    for _ in decisions(game, seed):
         game.apply(rng.choice(game.legal_actions()))
     return game
 

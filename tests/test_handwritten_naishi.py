@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import seeded
 from baselines import load_baseline
 
 import ruleforge
@@ -691,7 +692,7 @@ def test_engine_policy_plays_the_engines_games(engine_games: list) -> None:
     for seed in ENGINE_SEEDS:
         game = rules.new_game(2, seed=seed)
         rng = random.Random(seed)
-        while not game.is_over:
+        for _ in seeded.decisions(game, seed):
             game.apply(rng.choice(game.legal_actions()))
         acts = [entry for entry in game.state.log if entry[0] == "act"]
         decisions += len(acts)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from baselines import load_baseline
+from seeded import decisions
 
 hw = load_baseline("handwritten_nakasendo")
 
@@ -681,7 +682,7 @@ def test_engine_takes_as_many_decisions(players: int) -> None:
     engine = 0
     for seed in range(200):
         game = rules.new_game(players, seed=seed)
-        while not game.is_over:
+        for _ in decisions(game, seed):
             acts = game.legal_actions()
             game.apply(acts[rng.randrange(len(acts))])
             engine += 1

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import pytest
 from baselines import load_baseline
 from click.testing import CliRunner, Result
+from seeded import decisions
 
 import ruleforge
 from ruleforge.cli import main
@@ -152,7 +153,7 @@ def test_the_base_game_ships_the_rulings_examples() -> None:
         assert n in names
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=str)
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e.expect], ids=str)  # not those of legal actions
 def test_worked_example_agrees_with_the_oracle(example: Any) -> None:
     checked = 0
     for seat, expected in example.expect.items():
@@ -871,7 +872,7 @@ def test_score_rejects_bad_positions(tmp_path: Path, data: Any, message: str) ->
 def test_score_still_scores_saved_states(tmp_path: Path) -> None:
     game = RULES.new_game(2, seed=21)
     rng = random.Random(21)
-    while not game.is_over:
+    for _ in decisions(game, 21):
         game.apply(rng.choice(game.legal_labels()))
     path = tmp_path / "state.json"
     path.write_text(json.dumps(game.to_json()))

@@ -34,7 +34,7 @@ ROOT = Path(__file__).parents[1]
 RULES = ruleforge.load(ROOT / "games" / "naishi.rules")
 
 GAMES = 1000
-MAX_STEPS = 400  # a random game takes about 35 decisions; 30 River cards bound its turns
+MAX_STEPS = 400  # a random game takes about 35 decisions, the longest of 1,000 took 50; 30 River cards bound its turns
 
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from seeded import decisions
+
 import ruleforge
 from ruleforge.agents import GreedyAgent, RandomAgent
 
@@ -20,7 +22,7 @@ def test_greedy_beats_random_over_60_games() -> None:
         seat = seed % 2  # greedy sits first in half of the games
         agents = [GreedyAgent(seed) if p == seat else RandomAgent(seed) for p in range(2)]
         game = rules.new_game(2, seed=seed)
-        while not game.is_over:
+        for _ in decisions(game, seed):
             game.apply(agents[game.current_player].choose(game))
         scores = game.scores()
         greedy_points += scores[seat]["total"]

@@ -8,6 +8,8 @@ import json
 import random
 from pathlib import Path
 
+from seeded import decisions
+
 import ruleforge
 
 ROOT = Path(__file__).parents[1]
@@ -45,7 +47,7 @@ def test_the_window_is_the_span_limit() -> None:
     for seed in range(10):
         game = RULES.new_game(2, seed=seed)
         rng = random.Random(seed)
-        while not game.is_over:
+        for _ in decisions(game, seed):
             for q in (0, 1):
                 assert sorted(game.evaluate("tile_cells(q)", q=q)) == sorted(game.evaluate(every, q=q))
             game.apply(game.legal_actions()[rng.randrange(len(game.legal_actions()))])

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from seeded import decisions
 
 import ruleforge
 
@@ -40,7 +41,7 @@ def test_random_games_of_the_variant(wide: ruleforge.Rules, players: int) -> Non
         assert game.evaluate("rows(board(q))", q=0) == 9
         assert game.view(None)["zones"]["board(P1)[5,5]"] == ["Start"]
         rng = random.Random(seed)
-        while not game.is_over:
+        for _ in decisions(game, seed):
             actions = game.legal_actions()
             game.apply(actions[rng.randrange(len(actions))])
             for p in range(players):
@@ -59,7 +60,7 @@ def test_the_base_still_stops_at_four(wide: ruleforge.Rules) -> None:
     for rules, limit in ((base, 4), (wide, 5)):
         game = rules.new_game(2, seed=1)
         rng = random.Random(1)
-        while not game.is_over:
+        for _ in decisions(game, 1):
             actions = game.legal_actions()
             game.apply(actions[rng.randrange(len(actions))])
             assert all(max(spans(game, p)) <= limit for p in range(2))

@@ -19,7 +19,7 @@ class Check:
     """One thing an example checks: a player's item (or total), a choice or a value."""
 
     player: int | None
-    what: str  # "item", "choice" or "value"
+    what: str  # "item", "choice", "value", "legal" or "refused"
     key: str
     expected: Any
     actual: Any
@@ -104,6 +104,8 @@ def run_example(rules: Rules, example: Example) -> Outcome:
         return _refusal(rules, example)
     try:
         game = example_game(rules, example)
+        if example.play or example.offered or example.not_offered:
+            _play(game, example.play)  # a position only scored stays where setup left it
         missing = [n for n in example.scorings if n not in rules.model.scorings]
         if missing:
             known = ", ".join(rules.model.scorings) or "none"
@@ -115,6 +117,7 @@ def run_example(rules: Rules, example: Example) -> Outcome:
             checks += _item_checks(example, breakdown, game.players)
             checks += _choice_checks(example, breakdown, game.players)
         checks += _value_checks(example, game)
+        checks += _legal_checks(example, game)
     except _Unrunnable as err:
         return Outcome(example, error=str(err))
     except RulesError as err:
@@ -189,3 +192,27 @@ def _evaluate(game: Game, text: str, **bindings: Any) -> Any:
         raise _Unrunnable(f"values: {text!r}: " + "; ".join(d.message for d in err.diagnostics)) from None
     except GameError as err:
         raise _Unrunnable(f"values: {err}") from None
+
+
+def _play(game: Game, labels: tuple[str, ...]) -> None:
+    """Play the example's actions from its position, each by the label `ruleforge play`
+    prints; a decision that offers nothing is gone past first, as in play."""
+    for step, label in enumerate(labels, 1):
+        game.skip_empty_decision()
+        if game.is_over:
+            raise _Unrunnable(f"play: step {step} '{label}': the game is over")
+        labels_now = game.legal_labels()
+        if label not in labels_now:
+            raise _Unrunnable(f"play: step {step} '{label}' is not legal for {player_name(game.current_player)}; "
+                              f"legal: {', '.join(labels_now)}")
+        game.apply(label)
+    game.skip_empty_decision()
+
+
+def _legal_checks(example: Example, game: Game) -> list[Check]:
+    """Is each action the example names offered at the decision reached, or not?"""
+    offered = set(game.legal_labels())
+    p = game.current_player
+    return [Check(p, "legal", label, wanted, "offered" if label in offered else "not offered")
+            for wanted, labels in (("offered", example.offered), ("not offered", example.not_offered))
+            for label in labels]

@@ -15,7 +15,9 @@ from ..scoresheet import read_json
 
 EXAMPLES_FORMAT = "ruleforge-examples/1"
 EXAMPLES_SUFFIX = ".examples.json"
-EXAMPLE_KEYS = ("name", "source", "note", "position", "scoring", "expect", "choices", "values", "refused")
+EXAMPLE_KEYS = ("name", "source", "note", "position", "play", "scoring", "expect", "choices", "values", "legal",
+                "refused")
+LEGAL_KEYS = ("offered", "not offered")
 SEAT = re.compile(r"P([1-9][0-9]*)$")
 
 
@@ -44,6 +46,9 @@ class Example:
     origin: Path  # the examples file it is written in
     index: int  # its place in that file, from 1
     replaces: Path | None = None  # the base examples file whose example of this name it replaces
+    play: tuple[str, ...] = ()  # actions (by label) played from the position before any check
+    offered: tuple[str, ...] = ()  # actions (by label) the decision then reached must offer
+    not_offered: tuple[str, ...] = ()  # and those it must not
 
     @property
     def where(self) -> str:
@@ -147,23 +152,26 @@ def _example(path: Path, index: int, entry: Any) -> Example:
     refused = entry.get("refused")
     if refused is not None and (not isinstance(refused, str) or not refused.strip()):
         problems.append(f"{where}: 'refused' must be a text: what the message refusing the position says")
-    if refused is not None and any(key in entry for key in ("expect", "choices", "values", "scoring")):
+    if refused is not None and any(key in entry for key in ("expect", "choices", "values", "scoring", "play",
+                                                            "legal")):
         problems.append(f"{where}: a refused position scores nothing: 'refused' goes without expect, choices, "
-                        "values and scoring")
-    if not any(key in entry for key in ("expect", "choices", "values", "refused")):
-        problems.append(f"{where}: nothing to check: give 'expect' (points per player), 'choices', 'values' "
-                        "or 'refused'")
+                        "values, legal, play and scoring")
+    if not any(key in entry for key in ("expect", "choices", "values", "legal", "refused")):
+        problems.append(f"{where}: nothing to check: give 'expect' (points per player), 'choices', 'values', "
+                        "'legal' or 'refused'")
     position = _position(path, where, entry.get("position"), problems)
     scorings = _scorings(where, entry.get("scoring"), problems)
     expect = _per_seat(where, "expect", entry.get("expect", {}), problems, points=True)
     choices = _per_seat(where, "choices", entry.get("choices", {}), problems)
     values, player_values = _values(where, entry.get("values", {}), problems)
+    play = _labels(where, "play", entry.get("play", []), problems)
+    offered, not_offered = _legal(where, entry["legal"], problems) if "legal" in entry else ((), ())
     if problems:
         raise ExamplesError(problems)
     return Example(name=entry["name"], source=entry["source"], position=position, scorings=scorings,
                    expect=expect, choices=choices, values=values, player_values=player_values,
                    refused=refused if isinstance(refused, str) else None, note=entry.get("note", ""),
-                   origin=path, index=index)
+                   origin=path, index=index, play=play, offered=offered, not_offered=not_offered)
 
 
 def _position(path: Path, where: str, value: Any, problems: list[str]) -> dict[str, Any]:
@@ -228,6 +236,30 @@ def _values(where: str, value: Any, problems: list[str]) -> tuple[dict[str, Any]
     plain = {k: v for k, v in value.items() if seat_of(k) is None}
     seats = _per_seat(where, "values", {k: v for k, v in value.items() if seat_of(k) is not None}, problems)
     return plain, seats
+
+
+def _labels(where: str, key: str, value: Any, problems: list[str]) -> tuple[str, ...]:
+    """A list of actions as `ruleforge play` prints them."""
+    if not isinstance(value, list) or not all(isinstance(x, str) and x.strip() for x in value):
+        problems.append(f"{where}: '{key}' must be a list of actions as `ruleforge play` prints them")
+        return ()
+    return tuple(value)
+
+
+def _legal(where: str, value: Any, problems: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`{"offered": [...], "not offered": [...]}`: actions the decision reached must (not) offer."""
+    if not isinstance(value, dict):
+        problems.append(f"{where}: 'legal' must be an object: {{\"offered\": [actions], \"not offered\": [actions]}}")
+        return (), ()
+    for key in value:
+        if key not in LEGAL_KEYS:
+            problems.append(f"{where}: legal: unknown key '{key}'{suggest(key, list(LEGAL_KEYS))} "
+                            "(keys: offered, not offered)")
+    offered = _labels(where, "legal: offered", value.get("offered", []), problems)
+    not_offered = _labels(where, "legal: not offered", value.get("not offered", []), problems)
+    if not offered and not not_offered and not any(key not in LEGAL_KEYS for key in value):
+        problems.append(f"{where}: legal: nothing to check: list actions under 'offered' or 'not offered'")
+    return offered, not_offered
 
 
 def suggest(word: str, choices: list[str]) -> str:
