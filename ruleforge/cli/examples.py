@@ -41,7 +41,8 @@ def test(file: str, examples_path: str | None, pattern: str | None, as_json: boo
     examples, records = select(rules, file, None, examples_path)
     if not examples and not records:
         looked = [str(examples_file(f)) for f in rules.files]
-        fail(f"no examples for {rules.title}: none in {', '.join(looked)} (docs/testing.md shows how to write them)")
+        fail(f"no examples for {rules.title}: none in {', '.join(looked)}, and no playthroughs in "
+             f"{playthroughs_dir(file)} (docs/testing.md shows how to write them)")
     if pattern is not None:
         examples, records = select(rules, file, pattern, examples_path)
         if not examples and not records:

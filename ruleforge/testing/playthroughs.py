@@ -148,7 +148,7 @@ class PlaythroughOutcome:
     played: int = 0  # decisions the replay took
     limit: int = 0  # decisions the replay was allowed
     diff: tuple[str, ...] = ()  # a trimmed unified diff, recorded -> now
-    where: str = ""  # the first difference: "decision 12", "setup", "the end (after decision 40)"
+    where: str = ""  # the first difference: "decision 12", "the setup", "the end (after decision 40)"
     error: str | None = None
 
     @property
@@ -251,9 +251,10 @@ def _first_difference(old: list[str], new: list[str]) -> str:
     if all(m := [DECISION.match(line) for line in pair]):
         return f"decision {m[0].group(1)}"
     last = next((m.group(1) for line in reversed(old[:index]) if (m := DECISION.match(line))), None)
-    if any(ENDING.match(line) for line in pair) or not any(pair):
+    ending = next((k for k, line in enumerate(old) if ENDING.match(line)), len(old))
+    if index >= ending:
         return "the end" if last is None else f"the end (after decision {last})"
-    return "setup" if last is None else f"decision {last}"
+    return "the setup" if last is None else f"decision {last}"
 
 
 def _option_text(value: Any) -> str:
