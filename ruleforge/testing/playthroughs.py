@@ -29,7 +29,7 @@ SEATS = re.compile(r"^P1 \S+(?:, P\d+ \S+)*$")
 DECISION = re.compile(r"^(\d+)\. P\d+ \(")
 ENDING = re.compile(r"^(game over after|stopped after|failed: )")
 UNSAFE = re.compile(r"[^A-Za-z0-9_.=+-]+")
-DIFF_LINES = 24  # at most this many lines of a diff are shown: its start says what went wrong
+DIFF_LINES = 14  # at most this many lines of a diff are shown: its start says what went wrong
 
 
 def decision_limit(recorded: int) -> int:
