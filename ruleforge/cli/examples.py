@@ -38,16 +38,14 @@ def test(file: str, examples_path: str | None, pattern: str | None, as_json: boo
     rules = load_rules(file)
     if examples_path is not None and not Path(examples_path).is_file():
         fail(f"cannot read examples file '{examples_path}': no such file")
-    examples, records = select(rules, file, None, examples_path)
+    run = run_tests(rules, file, pattern=pattern, examples=examples_path)
+    examples, records = list(run.examples), list(run.playthroughs)
     if not examples and not records:
+        if pattern is not None and any(select(rules, file, None, examples_path)):
+            fail(f"no example's name contains '{pattern}' (nor any playthrough's)")
         looked = [str(examples_file(f)) for f in rules.files]
         fail(f"no examples for {rules.title}: none in {', '.join(looked)}, and no playthroughs in "
              f"{playthroughs_dir(file)} (docs/testing.md shows how to write them)")
-    if pattern is not None:
-        examples, records = select(rules, file, pattern, examples_path)
-        if not examples and not records:
-            fail(f"no example's name contains '{pattern}'")
-    run = run_tests(rules, file, pattern=pattern, examples=examples_path)
     own = Path(examples_path) if examples_path else examples_file(file)
     if as_json:
         click.echo(json.dumps({"game": rules.title, "rules": file, **run.as_json()}, indent=2, ensure_ascii=False))
