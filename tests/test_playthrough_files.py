@@ -288,3 +288,24 @@ def test_the_plugin_collects_a_record_as_an_item(tmp_path: Path) -> None:
     assert "playthrough 2p-seed9 (naishi_legends.playthroughs/2p-seed9.txt) against naishi_legends.rules:\n" \
            "first difference at decision 5 (40 decisions played, 40 recorded)\n--- recorded\n+++ now\n" in out
     assert "\n+  P1 has no legal action and is skipped\n" in out and "Traceback" not in out
+
+
+@pytest.mark.parametrize("old, new, where, failure", [
+    ("  shuffle travellers\n", "  shuffle travellers\n  ryokan_side = 4 // (count(travellers) - 6)\n",
+     "first difference at the setup (0 decisions played, 40 recorded)",
+     "the game failed: setup: naishi_legends.rules:63:3: runtime error: ZeroDivisionError: "),
+    ("  g.pending = 0\n  swap top_of(a)", "  g.pending = 0\n  ryokan_side = 4 // chain\n  swap top_of(a)",
+     "first difference at decision 26 (25 decisions played, 40 recorded)",
+     "the game failed: decision 26 (P2: Cherry Blossom Lady: swap Line 3 and Hand 4): naishi_legends.rules:"),
+])
+def test_a_rule_failing_in_the_replay_is_named(tmp_path: Path, old: str, new: str, where: str, failure: str) -> None:
+    """A mutant that breaks a rule (here a division by zero, at the setup or in the Cherry
+    Blossom Lady's swap of decision 26) fails the playthrough, saying which rule failed where."""
+    copy_game(tmp_path, "naishi", "naishi_legends")
+    edit(tmp_path / "naishi_legends.rules", old, new)
+    result = run("test", "naishi_legends.rules", "-k", "seed9", cwd=tmp_path)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert lines[1:3] == ["FAIL  playthrough 2p-seed9", f"      {where}"]
+    assert lines[3].startswith(f"      {failure}")
+    assert "ZeroDivisionError" in lines[3]

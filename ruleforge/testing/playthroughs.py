@@ -149,7 +149,8 @@ class PlaythroughOutcome:
     limit: int = 0  # decisions the replay was allowed
     diff: tuple[str, ...] = ()  # a trimmed unified diff, recorded -> now
     where: str = ""  # the first difference: "decision 12", "the setup", "the end (after decision 40)"
-    error: str | None = None
+    error: str | None = None  # why the record could not be replayed
+    failure: str | None = None  # a rule that failed during the replay, naming the decision
 
     @property
     def name(self) -> str:
@@ -167,7 +168,8 @@ class PlaythroughOutcome:
             return []
         head = f"first difference at {self.where} ({self.played} decisions played, {self.recorded} recorded"
         head += f"; stopped at the limit of {self.limit})" if self.played >= self.limit else ")"
-        return [head, *self.diff]
+        failed = [f"the game failed: {self.failure}"] if self.failure is not None else []
+        return [head, *failed, *self.diff]
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "file": str(self.path), "status": self.status,
@@ -178,15 +180,18 @@ class PlaythroughOutcome:
         if self.status == "fail":
             out["first_difference"] = self.where
             out["diff"] = list(self.diff)
+            if self.failure is not None:
+                out["failure"] = self.failure
         return out
 
 
-def replay(rules: Rules, path: str | Path) -> Playthrough | None:
-    """Play a recorded playthrough's game again against `rules` (None if it failed at setup),
-    with the decision limit its length allows. PlaythroughFileError if the record cannot be
-    read or its header does not fit the rules."""
+def replay(rules: Rules, path: str | Path, text: str | None = None) -> Playthrough:
+    """Play a recorded playthrough's game again against `rules`, with the decision limit its
+    length allows; a game that fails is the record up to the failure. PlaythroughFileError if
+    the record (`text`, else read from `path`) cannot be read or its first line does not fit
+    the rules."""
     path = Path(path)
-    text = read_record(path)
+    text = read_record(path) if text is None else text
     where = str(path)
     header = parse_header(text.split("\n", 1)[0], where)
     options = typed_options(rules, header, where)
@@ -194,7 +199,9 @@ def replay(rules: Rules, path: str | Path) -> Playthrough | None:
     try:
         return playthrough(rules, header.players, header.seed, header.agents, options, max_decisions=limit)
     except PlaythroughError as err:
-        return err.playthrough
+        if err.playthrough is not None:
+            return err.playthrough
+        return Playthrough(rules.title, header.players, header.seed, options, header.agents, error=str(err))
     except GameError as err:  # the players, an option or an agent the rules refuse
         raise PlaythroughFileError(f"{where}: line 1: {err}") from None
 
@@ -214,21 +221,17 @@ def run_playthrough(rules: Rules, path: str | Path) -> PlaythroughOutcome:
     path = Path(path)
     try:
         expected = read_record(path)
-        record = replay(rules, path)
+        record = replay(rules, path, expected)
     except PlaythroughFileError as err:
         return PlaythroughOutcome(path, "error", error=str(err))
     recorded = recorded_decisions(expected)
     limit = decision_limit(recorded)
-    if record is None:  # failed at setup: nothing was played
-        header = expected.split("\n", 1)[0]
-        actual = f"{header}\nfailed: the game could not be set up\n"
-    else:
-        actual = record.text()
-    played = 0 if record is None else len(record.decisions)
+    played = len(record.decisions)
+    actual = record.text()
     if actual == expected:
         return PlaythroughOutcome(path, "pass", recorded, played, limit)
     diff, where = compare(expected, actual)
-    return PlaythroughOutcome(path, "fail", recorded, played, limit, tuple(diff), where)
+    return PlaythroughOutcome(path, "fail", recorded, played, limit, tuple(diff), where, failure=record.error)
 
 
 def compare(expected: str, actual: str) -> tuple[list[str], str]:
@@ -242,14 +245,17 @@ def compare(expected: str, actual: str) -> tuple[list[str], str]:
 
 
 def _first_difference(old: list[str], new: list[str]) -> str:
-    """The place of the first line that differs: a decision's number (a line more or less in
-    a decision's log belongs to the decision before it), the setup or the end."""
+    """The place of the first line that differs: a decision's number (a log line more or less
+    belongs to the decision before it), the setup or the end."""
     index = next((k for k, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     if index == 0:
         return "the first line"
     pair = [lines[index] if index < len(lines) else "" for lines in (old, new)]
-    if all(m := [DECISION.match(line) for line in pair]):
-        return f"decision {m[0].group(1)}"
+    if any(line.startswith("failed: setup:") for line in pair):
+        return "the setup"
+    for this, other in (pair, pair[::-1]):  # a decision against a decision, an ending or a failure
+        if (m := DECISION.match(this)) and not other.startswith(" "):
+            return f"decision {m.group(1)}"
     last = next((m.group(1) for line in reversed(old[:index]) if (m := DECISION.match(line))), None)
     ending = next((k for k, line in enumerate(old) if ENDING.match(line)), len(old))
     if index >= ending:
