@@ -23,8 +23,8 @@ two commands (tests/test_docs.py checks the last block showing a file against th
 so the test asserts that `.ci/run` runs exactly the README's test command and runs only REST. A
 test command (`python -m pytest ...`, the README's or the long fuzz run's) is never run: it
 would run this test again; pytest run on a designer's folder of the docs (`python -m pytest
-docs/examples/...`) is. Snapshots such a folder records are removed from the copy first, so the
-docs show what a designer's first run shows. A
+docs/examples/...`) is. Snapshots and recorded playthroughs such a folder records are removed
+from the copy first, so the docs show what a designer's first run shows. A
 `--agents` list naming `human` gets scripted answers on stdin (always the first action).
 """
 
@@ -155,6 +155,9 @@ def _copy_repository(dest: Path) -> Path:
         (dest / name).unlink(missing_ok=True)
     for folder in (dest / "docs" / "examples").glob("*/__snapshots__"):  # a designer's first run makes them
         shutil.rmtree(folder)
+    for folder in (dest / "docs" / "examples").glob("*/*.playthroughs"):  # and records them
+        shutil.rmtree(folder)
+    shutil.rmtree(dest / "trial", ignore_errors=True)  # docs/testing.md copies games/ there
     return dest
 
 

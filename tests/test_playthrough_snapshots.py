@@ -1,9 +1,11 @@
-"""The project's own playthroughs: one per game and player count, snapshotted (syrupy), so that
-a change to any rule a game goes through — a legal action more or less, a label, a log line, a
-reveal, a position, a score — shows as a diff of tests/__snapshots__/test_playthrough_snapshots.ambr.
+"""The project's own recorded playthroughs (games/*.playthroughs/*.txt, one per game and player
+count, two for the expansion), checked against independent implementations. `ruleforge test`
+and the pytest plugin replay those files, so that a change to any rule a game goes through — a
+legal action more or less, a label, a log line, a reveal, a position, a score — fails with a diff.
+The files are the one source of truth; this module checks that each is a game the rules allow.
 
-Nobody can check thousands of lines by eye, so each test first checks its game against an
-independent implementation, and only then compares the record with the snapshot:
+Nobody can check thousands of lines by eye, so each test checks its game against an independent
+implementation, and then that the recorded file is that game's record, byte for byte:
 
 - Hagakure: the oracle of tests/test_hagakure.py, written from the rulebook, replays the log:
   every trick's winner and every round's score;
@@ -18,15 +20,14 @@ independent implementation, and only then compares the record with the snapshot:
 The hand-written engines deal their own games with their own generator, so they cannot replay the
 engine's actions; what they agree on is the scoring of the positions the games reach.
 tests/test_playthrough.py checks that a record is its game (decisions, legal counts, each
-player's log, reveals, scores), so these checks of the game hold for the record. If a snapshot
-changes on purpose, run `python -m pytest tests/test_playthrough_snapshots.py --snapshot-update`
-and read the diff: these checks must still pass.
+player's log, reveals, scores), so these checks of the game hold for the record. If a record
+changes on purpose, run `ruleforge playthrough games/GAME.rules --players N --seed S --record
+--update` (its first line gives N and S) and read the diff: these checks must still pass.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from test_hagakure import _check_log_by_rules, score_entries, totals_after
@@ -39,18 +40,41 @@ from test_nakasendo_properties import LAYOUTS, check_final, check_intermediate, 
 
 import ruleforge
 from ruleforge.playthrough import Playthrough, playthrough
+from ruleforge.testing.playthroughs import parse_header, playthroughs_dir
 
 GAMES = Path(__file__).parents[1] / "games"
 
 
+def recorded(name: str, file: str) -> str:
+    return (playthroughs_dir(GAMES / f"{name}.rules") / file).read_text(encoding="utf-8")
+
+
 def record(name: str, players: int, seed: int) -> Playthrough:
+    """The game recorded in games/NAME.playthroughs/{players}p-seed{seed}.txt, played again; the
+    file must say so in its first line (random agents, no options)."""
+    text = recorded(name, f"{players}p-seed{seed}.txt")
+    header = parse_header(text.split("\n", 1)[0], name)
+    assert (header.players, header.seed, set(header.agents), header.options) == (players, seed, {"random"}, {})
     rec = playthrough(ruleforge.load(GAMES / f"{name}.rules"), players, seed)
     assert rec.over and rec.game is not None and rec.error is None
     return rec
 
 
+def test_every_recorded_playthrough_is_checked_here() -> None:
+    """A record added to games/ without an independent check here would be trusted unread."""
+    files = sorted(p.relative_to(GAMES).as_posix() for p in GAMES.glob("*.playthroughs/*.txt"))
+    assert files == sorted(CHECKED)
+
+
+CHECKED = ["hagakure.playthroughs/3p-seed3.txt", "hagakure.playthroughs/4p-seed5.txt",
+           "hagakure.playthroughs/5p-seed1.txt", "naishi.playthroughs/2p-seed3.txt",
+           "naishi_legends.playthroughs/2p-seed9.txt", "naishi_legends.playthroughs/2p-seed55.txt",
+           "nakasendo.playthroughs/2p-seed8.txt", "nakasendo.playthroughs/3p-seed9.txt",
+           "nakasendo.playthroughs/4p-seed3.txt"]
+
+
 @pytest.mark.parametrize("players, seed", [(3, 3), (4, 5), (5, 1)], ids=["3 players", "4 players", "5 players"])
-def test_hagakure(players: int, seed: int, snapshot: Any) -> None:
+def test_hagakure(players: int, seed: int) -> None:
     """Checked against the oracle: every trick winner and round score; the final totals are the
     sum of the rounds. By hand (3 players, seed 3, round 1): P3 7, P1 14, P2 8: P1; P1 12, then two
     Old Fools: the last, P3's, wins; P3 21, P1 18, P2 must follow with its Old Fool (1 legal): 21
@@ -65,10 +89,10 @@ def test_hagakure(players: int, seed: int, snapshot: Any) -> None:
     rounds = len(score_entries(game))
     assert [row["total"] for row in rec.scores] == totals_after(game, rounds)
     assert rounds == {3: 9, 4: 10, 5: 5}[players]
-    assert rec.text() == snapshot
+    assert rec.text() == recorded("hagakure", f"{players}p-seed{seed}.txt")
 
 
-def test_naishi(snapshot: Any) -> None:
+def test_naishi() -> None:
     """Checked against the hand-written scorer (the final territories, with the Ninja's copy the
     game chose). Both gifts are secret (the other sees `choose a gift`). By hand, from the final
     position: P1 (Line Ninja-as-Advisor and 4 Mountains; Hand Sentinel, Mountain, Ninja-as-Sentinel,
@@ -83,10 +107,10 @@ def test_naishi(snapshot: Any) -> None:
     check_naishi_scores(game, 3)
     text = rec.text()
     assert "\n  P2 sees: P1: choose a gift\n" in text and "\n  P1 sees: P2: choose a gift\n" in text
-    assert rec.text() == snapshot
+    assert text == recorded("naishi", "2p-seed3.txt")
 
 
-def test_naishi_legends(snapshot: Any) -> None:
+def test_naishi_legends() -> None:
     """Checked against the independent scorer of the Legends tests and their end checks. By hand,
     from the final position: P2's Legendary Monk (Line 2) scores 2 for each adjacent character,
     the Horseman and the Advisor: 4, and counts as its one Torii: -5; its Legendary Ronin finds no
@@ -98,11 +122,11 @@ def test_naishi_legends(snapshot: Any) -> None:
     declared = [d.player for d in rec.decisions if LEGENDS.names.get(d.action[0]) == "declare"]
     check_legends_places(rec.game)
     check_legends_end(rec.game, declared[0] if declared else None)
-    assert rec.text() == snapshot
+    assert rec.text() == recorded("naishi_legends", "2p-seed9.txt")
 
 
 @pytest.mark.parametrize("players, seed", [(2, 8), (3, 9), (4, 3)], ids=["2 players", "3 players", "4 players"])
-def test_nakasendo(players: int, seed: int, snapshot: Any) -> None:
+def test_nakasendo(players: int, seed: int) -> None:
     """The recorded actions replayed in a fresh game, each Intermediate Scoring checked when it
     happens; then the final scoring against the hand-written engine's scorer and the test's own,
     and the state's invariants. In seed 3's last round (4 players) the supplies have run out: P4,
@@ -123,4 +147,41 @@ def test_nakasendo(players: int, seed: int, snapshot: Any) -> None:
     check_state(game, lay)
     check_views(game, lay)
     check_final(game, lay)
-    assert rec.text() == snapshot
+    assert rec.text() == recorded("nakasendo", f"{players}p-seed{seed}.txt")
+
+
+def test_naishi_legends_travellers() -> None:
+    """A second Legends game, chosen for its Travellers: checked like the first, then by hand
+    against rulings §7.3-7.4 at each Traveller, and the final scores from the position.
+    12: P2 takes the Old Man from the River into Hand 1: no effect on entering, but the Ryokan
+    (neutral) on its 4 side. 16: another Traveller enters P2's Line 3 while P2 holds it on 4:
+    flipped to 7. 22-23: a Develop replaces that Umbrella Lady (leaving): any two of P2's 10
+    cards may swap, or not (45 pairs + decline = 46 legal). 26: the Samurai enters P1's Line 4:
+    P1 takes the Ryokan from P2, set to 7 (no other line: its effect replaces the 4). 30-32: the
+    Porter enters P1's Line 2 (P1 on 7: nothing more); P1 has an Emissary on a Discard-2 spot,
+    so the recall is offered (2 legal) and taken, and the turn's bonus action still follows
+    (32). 37-38: the Cherry Blossom Lady enters: 46 legal again. 41-42: the Old Man leaves P2's
+    Hand 1; P2's two Emissaries are on Swap spots, so its recall is offered; declined. 45: the
+    Cherry Blossom Lady is replaced: an entering Traveller leaving fires nothing.
+    Scores by hand. P1 (Legendary Sentinel, Porter, Mountain, Samurai, Banner / Mountain, Fort,
+    Torii, Rice Field, Fort): two Mountains -5; the Legendary Sentinel 5 (no Sentinel beside
+    it; no Fort or Rice Field in the Line); Fort 6 (column 5 only); one Torii -5; Banner 3 (one
+    in the Line); Ryokan 7: 11, with 7 colours (the Ryokan's black among them). P2 (Mountain,
+    Monk, Legendary Ronin, Sentinel, Advisor / Torii, Rice Field, Horseman, Mountain, Mountain):
+    -5; the Monk 0 (in the Line, no Torii beside it); the Legendary Ronin 0 (no icon twice);
+    Sentinel 3; Advisor 2 (column 5); Torii -5; Horseman 3 (in the Hand, no Banner above): -2."""
+    rec = record("naishi_legends", 2, 55)
+    check_legends_places(rec.game)
+    check_legends_end(rec.game, None)
+    by_number = {d.number: d for d in rec.decisions}
+    effects = {n: (by_number[n].player, by_number[n].legal, by_number[n].label)
+               for n in (23, 31, 38, 42)}
+    assert effects == {23: (1, 46, "Umbrella Lady: swap Line 3 and Line 4"),
+                       31: (0, 2, "Porter: recall your Emissaries"),
+                       38: (0, 46, "Cherry Blossom Lady: swap Hand 1 and Hand 2"),
+                       42: (1, 2, "Old Man: no effect")}
+    ryokan = {d.number: [part.text for line in d.log[1:] for part in line] for d in rec.decisions if len(d.log) > 1}
+    assert ryokan == {12: ["P2 takes the Ryokan on its 4 side"], 16: ["P2 turns the Ryokan to its 7 side"],
+                      26: ["P1 takes the Ryokan on its 7 side"], 45: ["scoring points: P1 +11, P2 -2"]}
+    assert [(row["total"], row["rank"]) for row in rec.scores] == [(11, [11, 7]), (-2, [-2, 8])]
+    assert rec.text() == recorded("naishi_legends", "2p-seed55.txt")

@@ -1,5 +1,6 @@
-"""`ruleforge test`: run a rules file's scoring examples, one line per example; a failure
-shows every checked item expected and actual side by side."""
+"""`ruleforge test`: run a rules file's scoring examples and replay its recorded playthroughs,
+one line each; a failing example shows every checked item expected and actual side by side, a
+failing playthrough the first lines that differ."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 
 import click
 
-from ..testing import Example, Outcome, examples_file, examples_of, run_example
+from ..testing import Example, Outcome, examples_file
+from ..testing.playthroughs import PlaythroughOutcome, playthroughs_dir
+from ..testing.runner import TestResult, run_tests, select
 from .common import fail, guarded, load_rules
 
 MARK = {"pass": "PASS ", "fail": "FAIL ", "error": "ERROR"}
@@ -18,43 +21,60 @@ MARK = {"pass": "PASS ", "fail": "FAIL ", "error": "ERROR"}
 @click.argument("file")
 @click.option("--examples", "examples_path", metavar="FILE",
               help="The rules file's own examples from FILE instead of the .examples.json beside it.")
-@click.option("-k", "pattern", metavar="TEXT", help="Run only the examples whose name contains TEXT (any case).")
-@click.option("--json", "as_json", is_flag=True, help="Print every example's checks and scores as JSON.")
+@click.option("-k", "pattern", metavar="TEXT",
+              help="Run only the examples and playthroughs whose name contains TEXT (any case; a playthrough's "
+                   "name is 'playthrough NAME').")
+@click.option("--json", "as_json", is_flag=True, help="Print every example's checks and scores, and every "
+                                                       "playthrough's result, as JSON.")
 @guarded
 def test(file: str, examples_path: str | None, pattern: str | None, as_json: bool) -> None:
-    """Run the scoring examples of a rules file (and of the files it extends).
+    """Run the scoring examples of a rules file (and of the files it extends), then replay its
+    recorded playthroughs.
 
-    The examples live beside the rules: `foo.rules` -> `foo.examples.json` (docs/testing.md).
-    Exit status 1 if any example fails or cannot run.
+    The examples live beside the rules: `foo.rules` -> `foo.examples.json`; the playthroughs in
+    `foo.playthroughs/`, recorded by `ruleforge playthrough --record` (docs/testing.md).
+    Exit status 1 if any example or playthrough fails or cannot run.
     """
     rules = load_rules(file)
     if examples_path is not None and not Path(examples_path).is_file():
         fail(f"cannot read examples file '{examples_path}': no such file")
-    examples = examples_of(rules, examples_path)
-    if not examples:
+    run = run_tests(rules, file, pattern=pattern, examples=examples_path)
+    examples, records = list(run.examples), list(run.playthroughs)
+    if not examples and not records:
+        if pattern is not None and any(select(rules, file, None, examples_path)):
+            fail(f"no example's name contains '{pattern}' (nor any playthrough's)")
         looked = [str(examples_file(f)) for f in rules.files]
-        fail(f"no examples for {rules.title}: none in {', '.join(looked)} (docs/testing.md shows how to write them)")
-    if pattern is not None:
-        examples = [e for e in examples if pattern.lower() in e.name.lower()]
-        if not examples:
-            fail(f"no example's name contains '{pattern}'")
-    own = Path(examples_path) if examples_path else examples_file(rules.files[0])
-    outcomes = [run_example(rules, e) for e in examples]
-    counts = {s: sum(o.status == s for o in outcomes) for s in ("pass", "fail", "error")}
+        fail(f"no examples for {rules.title}: none in {', '.join(looked)}, and no playthroughs in "
+             f"{playthroughs_dir(file)} (docs/testing.md shows how to write them)")
+    own = Path(examples_path) if examples_path else examples_file(file)
     if as_json:
-        click.echo(json.dumps({"game": rules.title, "rules": file, "examples": [o.as_json() for o in outcomes],
-                               "passed": counts["pass"], "failed": counts["fail"], "errors": counts["error"]},
-                              indent=2, ensure_ascii=False))
+        click.echo(json.dumps({"game": rules.title, "rules": file, **run.as_json()}, indent=2, ensure_ascii=False))
     else:
-        click.echo(f"{rules.title}: {_how_many(len(outcomes))} ({_sources(examples, own)})")
-        for outcome in outcomes:
-            click.echo(_line(outcome, own))
-            if not outcome.passed:
-                for line in outcome.report():
-                    click.echo(f"      {line}")
-        click.echo(_summary(counts))
-    if counts["fail"] or counts["error"]:
+        click.echo(f"{rules.title}: {_what(examples, records, own, file)}")
+        for result in run.results:
+            click.echo(_line(result.outcome, own) if result.kind == "example" else _record_line(result))
+            for line in result.report():
+                click.echo(f"      {line}")
+        click.echo(_summary(run.counts()))
+    if not run.passed:
         raise click.exceptions.Exit(1)
+
+
+def _what(examples: list[Example], records: list[Path], own: Path, file: str) -> str:
+    """`13 examples (2 from ..., 11 from ...), 2 playthroughs (games/x.playthroughs)`."""
+    parts = [f"{_how_many(len(examples))} ({_sources(examples, own)})"] if examples else []
+    if records:
+        word = "playthrough" if len(records) == 1 else "playthroughs"
+        parts.append(f"{len(records)} {word} ({_name(playthroughs_dir(file))})")
+    return ", ".join(parts)
+
+
+def _record_line(result: TestResult) -> str:
+    outcome = result.outcome
+    assert isinstance(outcome, PlaythroughOutcome)
+    if outcome.passed:
+        return f"{MARK['pass']} {result.name}  ({outcome.played} decisions)"
+    return f"{MARK[outcome.status]} {result.name}"
 
 
 def _how_many(n: int) -> str:

@@ -3,14 +3,15 @@ rules files and every scoring example beside them is a test item of its own.
 
 - `foo.examples.json` is collected: one item per example `foo.rules` runs (a variant's
   inherited ones too); a variant with no examples file of its own is collected through its
-  `.rules` file when its bases have examples.
+  `.rules` file when its bases have examples. A recorded playthrough, `foo.playthroughs/NAME.txt`,
+  is one item (ruleforge/testing/playthrough_items.py).
 - Fixtures: `ruleforge_rules(path)` loads a rules file (relative to the test file, once per
   session), `ruleforge_position(rules, position)` builds a position, `ruleforge_example` runs a
   test once per example (of the rules files beside the test, or those a
   `@pytest.mark.ruleforge_rules("a.rules", ...)` names), and `breakdown_snapshot` is syrupy's
   `snapshot` storing score breakdowns as text (`pip install 'ruleforge[test]'`).
 - `-p no:ruleforge` turns it all off; the ini option `ruleforge_collect = false` only the
-  collection of examples files.
+  collection of examples files and recorded playthroughs.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from ..rules import Rules
 from ..scoresheet import Breakdown, read_json
 from .checks import Outcome, example_game, run_example
 from .examples import EXAMPLES_SUFFIX, Example, examples_file, load_examples, rules_file_of
+from .playthrough_items import RecordFile
+from .playthroughs import is_record
 
 EXTENDS = re.compile(r'^\s*extends\s+"([^"\n]+)"', re.M)
 CACHE = pytest.StashKey[dict]()
@@ -36,7 +39,8 @@ CACHE = pytest.StashKey[dict]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("ruleforge_collect", type="bool", default=True,
-                  help="ruleforge: collect the scoring examples of rules files (foo.examples.json) as tests")
+                  help="ruleforge: collect the scoring examples of rules files (foo.examples.json) and their "
+                       "recorded playthroughs (foo.playthroughs/*.txt) as tests")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -66,6 +70,8 @@ def load_cached(config: pytest.Config, path: Path) -> Rules:
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if not parent.config.getini("ruleforge_collect"):
         return None
+    if is_record(file_path):
+        return RecordFile.from_parent(parent, path=file_path)
     if file_path.name.endswith(EXAMPLES_SUFFIX):
         return ExamplesFile.from_parent(parent, path=file_path, rules_path=rules_file_of(file_path))
     if file_path.suffix == ".rules" and not examples_file(file_path).exists() and _bases_have_examples(file_path):
