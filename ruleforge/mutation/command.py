@@ -45,11 +45,22 @@ class Workspace:
         try:
             for k in range(jobs):
                 copy = self.root / f"worker{k + 1}"
-                shutil.copytree(here, copy, ignore=_IGNORED, symlinks=True)
+                shutil.copytree(here, copy, ignore=self._ignored, symlinks=True)
                 self.free.put(copy)
+        except (OSError, shutil.Error) as err:
+            self.close()
+            first = err.args[0][0][-1] if isinstance(err, shutil.Error) and err.args and err.args[0] else err
+            raise GameError(f"--test-command: cannot copy the current folder ({here}): {first}") from None
         except BaseException:
             self.close()
             raise
+
+    def _ignored(self, folder: str, names: list[str]) -> set[str]:
+        """What is not copied: `.git` and caches, and the copies themselves (the temporary
+        folder may be inside the current one)."""
+        skipped = set(_IGNORED(folder, names))
+        skipped.update(n for n in names if (Path(folder) / n).resolve() == self.root.resolve())
+        return skipped
 
     def stop(self) -> None:
         """Kill every command still running."""

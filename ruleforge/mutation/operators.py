@@ -130,8 +130,10 @@ def _bool_op(word: str, other: str) -> Callable[[Tree, str, dict[str, str]], Ite
 
 
 def _not(node: Tree, text: str, successor: dict[str, str]) -> Iterator[Splice]:
-    """`not X` -> `X`."""
-    yield Splice("not", node.meta.start_pos, _start(node.children[0]), "", "not dropped")
+    """`not X` -> `X`: the keyword and the spaces after it (a bracket after it stays)."""
+    keyword = re.compile(r"not\s*").match(text, node.meta.start_pos)
+    if keyword is not None:
+        yield Splice("not", keyword.start(), keyword.end(), "", "not dropped")
 
 
 def _require(node: Tree, text: str, successor: dict[str, str]) -> Iterator[Splice]:
