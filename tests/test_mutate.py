@@ -243,4 +243,11 @@ def test_default_test_names_failing_checks() -> None:
     assert default_test(rules, RULES) == []
     mutant = next(m for m in generate(rules) if m.what == "min -> max")
     bad = ruleforge.rules.Rules(RULES, mutant.apply(source_text(rules)))
-    assert default_test(bad, RULES)[0].startswith("example 'two reds and a blue' (mutants.examples.json): P1 worth 5 -> 3")
+    failing = default_test(bad, RULES)
+    assert failing[0].startswith("example 'two reds and a blue' (mutants.examples.json): P1 worth 5 -> 3")
+
+
+def test_every_operator_is_documented() -> None:
+    docs = (ROOT / "docs/testing.md").read_text()
+    for name, what in OPERATORS.items():
+        assert f"| `{name}` | {what} |" in docs
