@@ -251,3 +251,14 @@ def test_every_operator_is_documented() -> None:
     docs = (ROOT / "docs/testing.md").read_text()
     for name, what in OPERATORS.items():
         assert f"| `{name}` | {what} |" in docs
+
+
+def test_a_crash_of_ruleforge_on_a_mutant_is_reported_and_the_run_goes_on() -> None:
+    rules = ruleforge.load(RULES)
+    settings = Settings(RULES, source_text(rules), 100, 5.0, 0)
+
+    def broken(rules: object, path: str) -> list[str]:
+        raise KeyError("oops")
+
+    result = run_mutant(settings, generate(rules)[0], test=broken)
+    assert (result.status, result.kind, result.reason) == ("caught", "crash", "crashed: KeyError: 'oops'")

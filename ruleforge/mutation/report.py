@@ -50,7 +50,7 @@ class Report:
             f"tests: {self.tests}; a mutant is stopped after {s.max_decisions:,} decisions or {s.timeout:g} s",
             f"refused by the checker: {self.count('refused')}   run: {self.run}   "
             f"caught: {self.count('caught')} (endless: {self.count('caught', 'endless')}, "
-            f"timed out: {self.count('caught', 'timeout')})   survived: {len(self.survivors)}",
+            f"timed out: {self.count('caught', 'timeout')}{self._crashes()})   survived: {len(self.survivors)}",
             f"mutation score: {score}" + (f" ({self.count('caught')} of {self.run} caught)" if self.run else ""),
         ]
         if self.survivors:
@@ -63,6 +63,11 @@ class Report:
         lines.append(f"time: {self.seconds:.1f} s{jobs}")
         return "\n".join(lines)
 
+    def _crashes(self) -> str:
+        """Mutants ruleforge itself failed on (a bug to report), only when there are any."""
+        n = self.count("caught", "crash")
+        return f", ruleforge failed: {n}" if n else ""
+
     def as_json(self) -> dict[str, Any]:
         s = self.settings
         return {
@@ -71,6 +76,7 @@ class Report:
             "seed": self.seed, "tests": self.tests, "max_decisions": s.max_decisions, "timeout": s.timeout,
             "refused": self.count("refused"), "run": self.run, "caught": self.count("caught"),
             "endless": self.count("caught", "endless"), "timed_out": self.count("caught", "timeout"),
+            "crashed": self.count("caught", "crash"),
             "survived": len(self.survivors), "score": None if self.score is None else round(self.score, 2),
             "survivors": [{**r.as_json(), "diff": r.mutant.diff(s.original)} for r in self.survivors],
             "mutants": [r.as_json() for r in self.results],

@@ -41,7 +41,8 @@ class Settings:
 @attrs.frozen
 class Result:
     """What one mutant came to: `refused` (by the checker), `caught` or `survived`; `kind` says
-    how a caught one was caught: `tests`, `endless` or `timeout`."""
+    how a caught one was caught: `tests`, `endless`, `timeout`, or `crash` (ruleforge itself
+    failed on it: a bug, counted as caught so that the run goes on)."""
 
     mutant: Mutant
     status: str
@@ -110,6 +111,8 @@ def run_mutant(settings: Settings, mutant: Mutant,
         return Result(mutant, "caught", f"timed out after {settings.timeout:g} s", "timeout")
     except GameError as err:  # a rule failing outside the examples and trials: caught
         failing = [str(err)]
+    except (Exception, RecursionError) as err:  # ruleforge itself failed on this mutant: say so, go on
+        return Result(mutant, "caught", f"crashed: {type(err).__name__}: {err}", "crash")
     if failing:
         endless = next((f for f in failing if any(mark in f for mark in _ENDLESS)), None)
         if endless is not None and "decisions and is not over" in endless:
