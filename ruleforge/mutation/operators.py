@@ -54,8 +54,8 @@ _KEYWORD_GAP = re.compile(r"#[^\n]*")
 
 
 def splices(tree: Tree, text: str, model: Model) -> Iterator[Splice]:
-    """Every splice the operators propose for a parse tree of `text`, in file order per
-    operator kind (sorted later). `model` names the enums and kinds a `name` may become."""
+    """Every splice the operators propose for a parse tree of `text`, in the tree's order.
+    `model` names the enums and kinds a `name` may become."""
     kinds = list(model.kinds)
     successor: dict[str, str] = {}
     for enum in model.enums.values():
@@ -67,8 +67,7 @@ def splices(tree: Tree, text: str, model: Model) -> Iterator[Splice]:
         if len(kinds) > 1:
             successor.setdefault(k, kinds[(i + 1) % len(kinds)])
     for node in tree.iter_subtrees_topdown():
-        handler = _HANDLERS.get(node.data)
-        if handler is not None:
+        for handler in _HANDLERS.get(node.data, ()):
             yield from handler(node, text, successor)
 
 
@@ -191,29 +190,26 @@ def _position(node: Tree, text: str, successor: dict[str, str]) -> Iterator[Spli
         yield Splice("position", at, at + len(old), new, f"at {old} -> at {new}")
 
 
-_HANDLERS: dict[str, Callable[[Tree, str, dict[str, str]], Iterator[Splice]]] = {
-    # numbers: wherever the grammar has an INT token
-    **{rule: _number for rule in ("int_lit", "players_decl", "copies", "count_limit", "vis_row",
-                                  "exact_entry", "at_least_entry")},
-    "comp_op": _comparison,
-    "add_op": _arithmetic, "mul_op": _arithmetic, "assign_op": _arithmetic,
-    "and_op": _bool_op("and", "or"), "or_op": _bool_op("or", "and"),
-    "not_op": _not,
-    "require_stmt": _require,
-    "call": _aggregate, "gen_call": _aggregate,
-    "name": _name,
-    "scope": _scope,
-    "move_stmt": _position,
+_Handler = Callable[[Tree, str, dict[str, str]], Iterator[Splice]]
+
+# parse-tree rule -> the operators that look at it (an INT is the `number` operator's wherever
+# the grammar has one; a table entry's key gets the `table` operator too)
+_HANDLERS: dict[str, tuple[_Handler, ...]] = {
+    **{rule: (_number,) for rule in ("int_lit", "players_decl", "copies", "count_limit", "vis_row")},
+    "exact_entry": (_number, _table_entry), "at_least_entry": (_number, _table_entry),
+    "comp_op": (_comparison,),
+    "add_op": (_arithmetic,), "mul_op": (_arithmetic,), "assign_op": (_arithmetic,),
+    "and_op": (_bool_op("and", "or"),), "or_op": (_bool_op("or", "and"),),
+    "not_op": (_not,),
+    "require_stmt": (_require,),
+    "call": (_aggregate,), "gen_call": (_aggregate,),
+    "name": (_name,),
+    "scope": (_scope,),
+    "move_stmt": (_position,),
 }
-# registered after the numbers: an entry's key gets both the number and the table operator
-_TABLE = {"exact_entry": _table_entry, "at_least_entry": _table_entry}
 
 
 def all_splices(tree: Tree, text: str, model: Model) -> list[Splice]:
     """Every splice of every operator, in the order of the text (then operator, then change)."""
-    found = list(splices(tree, text, model))
-    for node in tree.iter_subtrees_topdown():
-        if node.data in _TABLE:
-            found.extend(_TABLE[node.data](node, text, {}))
     order = list(OPERATORS)
-    return sorted(set(found), key=lambda s: (s.start, s.end, order.index(s.operator), s.new))
+    return sorted(set(splices(tree, text, model)), key=lambda s: (s.start, s.end, order.index(s.operator), s.new))
