@@ -262,3 +262,10 @@ def test_a_crash_of_ruleforge_on_a_mutant_is_reported_and_the_run_goes_on() -> N
 
     result = run_mutant(settings, generate(rules)[0], test=broken)
     assert (result.status, result.kind, result.reason) == ("caught", "crash", "crashed: KeyError: 'oops'")
+
+
+def test_no_hint_when_no_games_are_asked_for() -> None:
+    result = run("mutate", RULES, "--operators", "not", "--hint-seeds", "0")
+    assert "tests/synthetic/mutants.rules:30:11  not  not dropped" in result.stdout.splitlines()
+    data = json.loads(run("mutate", RULES, "--operators", "not", "--hint-seeds", "0", "--json").stdout)
+    assert "hint" not in data["survivors"][0]

@@ -129,7 +129,7 @@ def command_result(settings: Settings, workspace: Workspace, mutant: Mutant) -> 
     if status != 0:
         said = f": {last}" if last else ""
         return Result(mutant, "caught", f"exit status {status}{said}", "tests")
-    return Result(mutant, "survived", hint=hint(settings, rules))
+    return Result(mutant, "survived", hint=hint(settings, rules) if settings.hint_seeds else None)
 
 
 def baseline(workspace: Workspace, settings: Settings, timeout: float) -> tuple[int | None, str]:

@@ -57,7 +57,7 @@ class Report:
             lines += ["", "survivors:"]
         for r in self.survivors:
             m = r.mutant
-            lines.append(f"{m.where}  {m.operator}  {m.what}  {r.hint}")
+            lines.append(f"{m.where}  {m.operator}  {m.what}" + (f"  {r.hint}" if r.hint else ""))
             lines += ["    " + line for line in m.diff(s.original).splitlines()]
         jobs = f" ({self.jobs} processes)" if self.jobs > 1 else ""
         lines.append(f"time: {self.seconds:.1f} s{jobs}")

@@ -121,7 +121,7 @@ def run_mutant(settings: Settings, mutant: Mutant,
             return Result(mutant, "caught", f"endless: {endless}", "endless")
         more = f" (and {len(failing) - 1} more)" if len(failing) > 1 else ""
         return Result(mutant, "caught", failing[0] + more, "tests")
-    return Result(mutant, "survived", hint=hint(settings, rules))
+    return Result(mutant, "survived", hint=hint(settings, rules) if settings.hint_seeds else None)
 
 
 # --- the hint for a survivor ------------------------------------------------------------------
