@@ -269,3 +269,16 @@ def test_no_hint_when_no_games_are_asked_for() -> None:
     assert "tests/synthetic/mutants.rules:30:11  not  not dropped" in result.stdout.splitlines()
     data = json.loads(run("mutate", RULES, "--operators", "not", "--hint-seeds", "0", "--json").stdout)
     assert "hint" not in data["survivors"][0]
+
+
+def test_a_variant_mutates_only_its_own_file_and_its_mutants_load_over_the_base() -> None:
+    path = "docs/examples/paddies/paddies.rules"
+    rules = ruleforge.load(path)
+    mutants = generate(rules)
+    assert {m.file for m in mutants} == {path}
+    assert [(m.line, m.what) for m in mutants] == [(5, "15 -> 14"), (5, "15 -> 16"), (8, "* -> //"),
+                                                   (8, "RiceField -> Banner"), (8, ">= -> <"), (8, ">= -> >"),
+                                                   (8, "5 -> 4"), (8, "5 -> 6")]
+    mutant = ruleforge.rules.Rules(path, mutants[0].apply(source_text(rules)))
+    assert mutant.model.defs["paddy_bonus"] is not None and len(mutant.files) == 2
+    assert Path(ROOT / path).read_text() == source_text(rules)  # nothing written
