@@ -10,7 +10,6 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -111,7 +110,7 @@ def run_mutant(settings: Settings, mutant: Mutant,
         return Result(mutant, "caught", f"timed out after {settings.timeout:g} s", "timeout")
     except GameError as err:  # a rule failing outside the examples and trials: caught
         failing = [str(err)]
-    except (Exception, RecursionError) as err:  # ruleforge itself failed on this mutant: say so, go on
+    except Exception as err:  # ruleforge itself failed on this mutant: say so, go on
         return Result(mutant, "caught", f"crashed: {type(err).__name__}: {err}", "crash")
     if failing:
         endless = next((f for f in failing if any(mark in f for mark in _ENDLESS)), None)
@@ -254,9 +253,3 @@ def results(settings: Settings, mutants: list[Mutant], jobs: int) -> Iterator[Re
         pool.terminate()
         pool.join()
 
-
-def timed(func: Callable[[], Any]) -> tuple[Any, float]:
-    """`func()` and the seconds it took."""
-    start = time.perf_counter()
-    value = func()
-    return value, time.perf_counter() - start
