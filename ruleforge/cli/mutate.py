@@ -30,7 +30,7 @@ DEFAULT_TESTS = "the examples and a trial game per player count (ruleforge test,
               help="Run N mutants at a time, each in a process of its own (a thread with --test-command).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
               help="Seconds a mutant's tests may take before it counts as caught "
-                   "[default: 10 times the original's, at least 5].")
+                   "[default: 10 times the original's (loaded, checked and tested), at least 5].")
 @click.option("--max-decisions", type=click.IntRange(min=1), default=None, metavar="N",
               help="Decisions a game may take before the mutant counts as endless "
                    "[default: 10 times the original's longest trial game, at least 100].")
@@ -65,7 +65,7 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
     decisions = max_decisions or _decisions(rules)
     workspace = Workspace(file, jobs) if test_command is not None else None
     try:
-        took = _baseline(rules, file, original, decisions, workspace, test_command)
+        took = _baseline(file, original, decisions, workspace, test_command)
         settings = Settings(file, original, decisions, timeout or max(5.0, math.ceil(10 * took)),
                             hint_seeds, test_command)
         mutants = [m for m in generate(rules) if chosen is None or m.operator in chosen]
@@ -112,7 +112,7 @@ def _decisions(rules: Rules) -> int:
     return max(100, 10 * longest)
 
 
-def _baseline(rules: Rules, file: str, original: str, decisions: int, workspace: Workspace | None,
+def _baseline(file: str, original: str, decisions: int, workspace: Workspace | None,
               command: str | None) -> float:
     """Run the tests on the original file, which must pass them; the seconds they took."""
     start = time.perf_counter()
@@ -122,9 +122,11 @@ def _baseline(rules: Rules, file: str, original: str, decisions: int, workspace:
         if status != 0:
             fail(f"the test command fails on the original {file} (exit status {status}"
                  f"{': ' + last if last else ''}): mutants would all look caught")
-    else:
+    else:  # timed as a mutant is run: loaded, checked and compiled afresh, then tested
         with limits.raised(decisions_per_game=decisions):
-            failing = default_test(rules, file)
+            fresh = Rules(file, original)
+            fresh.check_player_counts(trial_games=0)
+            failing = default_test(fresh, file)
         if failing:
             more = f" (and {len(failing) - 1} more)" if len(failing) > 1 else ""
             fail(f"the tests fail on the original {file}: {failing[0]}{more}; "
