@@ -12,10 +12,13 @@ from .diagnostics import Diagnostic, RulesError
 from .parser import parse_rules
 
 
-def load_source(path: str | Path) -> tuple[list[ast.Decl], dict[str, str]]:
-    """Parse `path` and every file it extends; return the merged declarations and sources."""
+def load_source(path: str | Path, text: str | None = None) -> tuple[list[ast.Decl], dict[str, str]]:
+    """Parse `path` and every file it extends; return the merged declarations and sources.
+
+    `text`, when given, is read as the contents of `path` itself (its bases still come from
+    disk, relative to `path`): how a changed copy of a file is checked without writing it."""
     sources: dict[str, str] = {}
-    decls = _load(Path(path), sources, chain=())
+    decls = _load(Path(path), sources, chain=(), text=text)
     return decls, sources
 
 
@@ -58,8 +61,11 @@ def _not_a_file(path: Path) -> str | None:
 
 
 def _load(path: Path, sources: dict[str, str], chain: tuple[Path, ...],
-          origin: ast.Pos | None = None) -> list[ast.Decl]:
-    text = _read(path, sources, origin)
+          origin: ast.Pos | None = None, text: str | None = None) -> list[ast.Decl]:
+    if text is None:
+        text = _read(path, sources, origin)
+    else:
+        text = sources[str(path)] = lexical.normalize(text)
     rules = parse_rules(text, str(path))
     _refuse_repeated_headers(rules.decls, sources)
     extends = [d for d in rules.decls if isinstance(d, ast.ExtendsDecl)]

@@ -23,9 +23,11 @@ trial of a game with thousands of components in hand would otherwise take minute
 class Rules:
     """A checked rules file. Compiles once per player count and options, then plays fast."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, text: str | None = None):
+        """`text`, when given, is the file's contents instead of what is on disk at `path`
+        (bases and relative paths still resolve from `path`)."""
         self.path = str(path)
-        decls, self.sources = load_source(path)
+        decls, self.sources = load_source(path, text)
         self.checker = check(decls, self.sources)
         if self.checker.errors:
             raise RulesError(self.checker.errors, self.sources)

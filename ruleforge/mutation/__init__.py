@@ -1,0 +1,16 @@
+"""Mutation testing of rules files (`ruleforge mutate`): single-point changes made in the
+syntax tree, kept when the checker accepts them, run against the author's tests.
+
+`operators` finds the changes, `mutants` makes and describes them, `runner` runs the tests
+under limits of decisions and time, `command` runs an author's own command instead, and
+`report` says what survived. Guide: docs/testing.md."""
+
+from __future__ import annotations
+
+from .mutants import Mutant, generate, sample, source_text
+from .operators import OPERATORS
+from .report import Report
+from .runner import Result, Settings, default_test, hint, results, run_mutant
+
+__all__ = ["OPERATORS", "Mutant", "Report", "Result", "Settings", "default_test", "generate", "hint", "results",
+           "run_mutant", "sample", "source_text"]

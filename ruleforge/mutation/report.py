@@ -1,0 +1,84 @@
+"""The mutation report: counts, the score, and every survivor with its place, its change as a
+diff and the hint; as text or as one JSON document, the same facts in both."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .runner import Result, Settings
+
+
+@attrs.frozen
+class Report:
+    """Everything a run found, in the mutants' order."""
+
+    title: str
+    settings: Settings
+    generated: int  # mutants of the file, duplicates dropped
+    results: tuple[Result, ...]
+    sample: int | None
+    seed: int
+    tests: str  # what the tests were, in words
+    seconds: float = 0.0
+    jobs: int = 1
+
+    def count(self, status: str, kind: str | None = None) -> int:
+        return sum(r.status == status and (kind is None or r.kind == kind) for r in self.results)
+
+    @property
+    def run(self) -> int:
+        return len(self.results) - self.count("refused")
+
+    @property
+    def score(self) -> float | None:
+        """Caught mutants as a percentage of those run (refused ones count for nothing)."""
+        return None if self.run == 0 else 100.0 * self.count("caught") / self.run
+
+    @property
+    def survivors(self) -> list[Result]:
+        return [r for r in self.results if r.status == "survived"]
+
+    def text(self) -> str:
+        s = self.settings
+        sampled = (f", {len(self.results)} sampled (seed {self.seed})" if self.sample is not None
+                   and self.sample < self.generated else "")
+        score = "-" if self.score is None else f"{self.score:.1f}%"
+        lines = [
+            f"{self.title}: {s.path}: {self.generated} mutants{sampled}",
+            f"tests: {self.tests}; a mutant is stopped after {s.max_decisions:,} decisions or {s.timeout:g} s",
+            f"refused by the checker: {self.count('refused')}   run: {self.run}   "
+            f"caught: {self.count('caught')} (endless: {self.count('caught', 'endless')}, "
+            f"timed out: {self.count('caught', 'timeout')}{self._crashes()})   survived: {len(self.survivors)}",
+            f"mutation score: {score}" + (f" ({self.count('caught')} of {self.run} caught)" if self.run else ""),
+        ]
+        if self.survivors:
+            lines += ["", "survivors:"]
+        for r in self.survivors:
+            m = r.mutant
+            lines.append(f"{m.where}  {m.operator}  {m.what}" + (f"  {r.hint}" if r.hint else ""))
+            lines += ["    " + line for line in m.diff(s.original).splitlines()]
+        jobs = f" ({self.jobs} processes)" if self.jobs > 1 else ""
+        lines.append(f"time: {self.seconds:.1f} s{jobs}")
+        return "\n".join(lines)
+
+    def _crashes(self) -> str:
+        """Mutants ruleforge itself failed on (a bug to report), only when there are any."""
+        n = self.count("caught", "crash")
+        return f", ruleforge failed: {n}" if n else ""
+
+    def as_json(self) -> dict[str, Any]:
+        s = self.settings
+        return {
+            "game": self.title, "rules": s.path, "generated": self.generated,
+            "sampled": len(self.results) if self.sample is not None and self.sample < self.generated else None,
+            "seed": self.seed, "tests": self.tests, "max_decisions": s.max_decisions, "timeout": s.timeout,
+            "refused": self.count("refused"), "run": self.run, "caught": self.count("caught"),
+            "endless": self.count("caught", "endless"), "timed_out": self.count("caught", "timeout"),
+            "crashed": self.count("caught", "crash"),
+            "survived": len(self.survivors), "score": None if self.score is None else round(self.score, 2),
+            "survivors": [{**r.as_json(), "diff": r.mutant.diff(s.original)} for r in self.survivors],
+            "mutants": [r.as_json() for r in self.results],
+            "seconds": round(self.seconds, 3), "jobs": self.jobs,
+        }
