@@ -12,7 +12,7 @@ import click
 
 from .. import limits
 from ..diagnostics import GameError
-from ..mutation import OPERATORS, Report, Settings, default_test, generate, results, sample, source_text
+from ..mutation import OPERATORS, Report, Settings, default_test, explained, generate, results, sample, source_text
 from ..mutation.command import Workspace, baseline, command_results
 from ..playthrough import playthrough
 from ..rules import Rules
@@ -44,11 +44,13 @@ DEFAULT_TESTS = ("the examples, the recorded playthroughs (ruleforge test) and a
                    "current folder with the mutant written over the rules file; exit status 0 = survived.")
 @click.option("--fail-under", type=click.FloatRange(0, 100), default=None, metavar="P",
               help="Exit status 1 when the mutation score is below P percent.")
+@click.option("--fail-on-unexplained", is_flag=True,
+              help="Exit status 1 when a survivor has no written reason in FILE's .mutants.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
 @guarded
 def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: float | None,
            max_decisions: int | None, hint_seeds: int, operators: str | None, test_command: str | None,
-           fail_under: float | None, as_json: bool) -> None:
+           fail_under: float | None, fail_on_unexplained: bool, as_json: bool) -> None:
     """Mutation testing: change the rules one point at a time and see whether the tests notice.
 
     Every mutant the checker accepts is run against the tests (by default what `ruleforge test`
@@ -63,13 +65,16 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
     started = time.perf_counter()
     rules = load_rules(file)
     original = source_text(rules)
+    reasons = explained.read(explained.path_for(file))  # a bad file fails before any mutant runs
     decisions = max_decisions or _decisions(rules)
     workspace = Workspace(file, jobs) if test_command is not None else None
     try:
         took = _baseline(file, original, decisions, workspace, test_command)
         settings = Settings(file, original, decisions, timeout or max(5.0, math.ceil(10 * took)),
                             hint_seeds, test_command)
-        mutants = [m for m in generate(rules) if chosen is None or m.operator in chosen]
+        every = generate(rules)
+        named = explained.explain(every, original, reasons)
+        mutants = [m for m in every if chosen is None or m.operator in chosen]
         picked = sample(mutants, sample_size, seed)
         if workspace is None:
             found = tuple(results(settings, picked, jobs))
@@ -80,9 +85,12 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
             workspace.close()
     tests = f"`{test_command}`" if test_command is not None else DEFAULT_TESTS
     report = Report(rules.title, settings, len(mutants), found, sample_size, seed, tests,
-                    time.perf_counter() - started, jobs)
+                    time.perf_counter() - started, jobs, named,
+                    tuple(e for e in reasons if e not in named.values()))
     click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False) if as_json else report.text())
     if fail_under is not None and report.score is not None and report.score < fail_under:
+        raise click.exceptions.Exit(1)
+    if fail_on_unexplained and report.unexplained:
         raise click.exceptions.Exit(1)
 
 

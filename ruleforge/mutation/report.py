@@ -7,6 +7,7 @@ from typing import Any
 
 import attrs
 
+from .explained import Explanation, path_for
 from .runner import Result, Settings
 
 
@@ -23,6 +24,8 @@ class Report:
     tests: str  # what the tests were, in words
     seconds: float = 0.0
     jobs: int = 1
+    explained: dict[int, Explanation] = attrs.Factory(dict)  # mutant index -> its written reason
+    unmatched: tuple[Explanation, ...] = ()  # reasons written for no mutant of the file
 
     def count(self, status: str, kind: str | None = None) -> int:
         return sum(r.status == status and (kind is None or r.kind == kind) for r in self.results)
@@ -40,6 +43,19 @@ class Report:
     def survivors(self) -> list[Result]:
         return [r for r in self.results if r.status == "survived"]
 
+    @property
+    def unexplained(self) -> list[Result]:
+        """Survivors without a written reason: the gaps to look at."""
+        return [r for r in self.survivors if r.mutant.index not in self.explained]
+
+    @property
+    def stale(self) -> list[tuple[Explanation, str]]:
+        """Written reasons no longer needed, with why: their mutant is caught now, or no
+        mutant of the file matches them (the rule changed)."""
+        caught = [(self.explained[r.mutant.index], f"{r.mutant.where} is caught now")
+                  for r in self.results if r.status == "caught" and r.mutant.index in self.explained]
+        return caught + [(e, "no mutant of the file matches it") for e in self.unmatched]
+
     def text(self) -> str:
         s = self.settings
         sampled = (f", {len(self.results)} sampled (seed {self.seed})" if self.sample is not None
@@ -50,15 +66,25 @@ class Report:
             f"tests: {self.tests}; a mutant is stopped after {s.max_decisions:,} decisions or {s.timeout:g} s",
             f"refused by the checker: {self.count('refused')}   run: {self.run}   "
             f"caught: {self.count('caught')} (endless: {self.count('caught', 'endless')}, "
-            f"timed out: {self.count('caught', 'timeout')}{self._crashes()})   survived: {len(self.survivors)}",
+            f"timed out: {self.count('caught', 'timeout')}{self._crashes()})   survived: {len(self.survivors)}"
+            + (f" (with a written reason: {len(self.survivors) - len(self.unexplained)}, "
+               f"without: {len(self.unexplained)})" if self.explained else ""),
             f"mutation score: {score}" + (f" ({self.count('caught')} of {self.run} caught)" if self.run else ""),
         ]
-        if self.survivors:
-            lines += ["", "survivors:"]
-        for r in self.survivors:
+        if self.unexplained:
+            lines += ["", "survivors:" if not self.explained else "survivors without a written reason:"]
+        for r in self.unexplained:
             m = r.mutant
             lines.append(f"{m.where}  {m.operator}  {m.what}" + (f"  {r.hint}" if r.hint else ""))
             lines += ["    " + line for line in m.diff(s.original).splitlines()]
+        reasoned = [r for r in self.survivors if r.mutant.index in self.explained]
+        if reasoned:
+            lines += ["", f"survivors with a written reason ({path_for(s.path)}):"]
+            lines += [f"{r.mutant.where}  {r.mutant.operator}  {r.mutant.what}  "
+                      f"{self.explained[r.mutant.index].reason}" for r in reasoned]
+        if self.stale:
+            lines += ["", f"written reasons no longer needed ({path_for(s.path)}):"]
+            lines += [f"survivor #{e.entry} (line {e.line}, {e.operator} {e.change}): {why}" for e, why in self.stale]
         jobs = f" ({self.jobs} processes)" if self.jobs > 1 else ""
         lines.append(f"time: {self.seconds:.1f} s{jobs}")
         return "\n".join(lines)
@@ -67,6 +93,10 @@ class Report:
         """Mutants ruleforge itself failed on (a bug to report), only when there are any."""
         n = self.count("caught", "crash")
         return f", ruleforge failed: {n}" if n else ""
+
+    def _reason(self, r: Result) -> str | None:
+        e = self.explained.get(r.mutant.index)
+        return None if e is None else e.reason
 
     def as_json(self) -> dict[str, Any]:
         s = self.settings
@@ -78,7 +108,11 @@ class Report:
             "endless": self.count("caught", "endless"), "timed_out": self.count("caught", "timeout"),
             "crashed": self.count("caught", "crash"),
             "survived": len(self.survivors), "score": None if self.score is None else round(self.score, 2),
-            "survivors": [{**r.as_json(), "diff": r.mutant.diff(s.original)} for r in self.survivors],
+            "explained": len(self.survivors) - len(self.unexplained), "unexplained": len(self.unexplained),
+            "survivors": [{**r.as_json(), "diff": r.mutant.diff(s.original),
+                           "explained": self._reason(r)} for r in self.survivors],
+            "stale": [{"entry": e.entry, "line": e.line, "operator": e.operator, "change": e.change, "why": why}
+                      for e, why in self.stale],
             "mutants": [r.as_json() for r in self.results],
             "seconds": round(self.seconds, 3), "jobs": self.jobs,
         }
