@@ -30,7 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_hagakure import _check_log_by_rules, score_entries, totals_after
+from test_hagakure import _check_log_by_rules, score_entries, top_tied, totals_after
 from test_naishi_legends_properties import LAY as LEGENDS
 from test_naishi_legends_properties import check_end as check_legends_end
 from test_naishi_legends_properties import check_places as check_legends_places
@@ -66,29 +66,48 @@ def test_every_recorded_playthrough_is_checked_here() -> None:
     assert files == sorted(CHECKED)
 
 
-CHECKED = ["hagakure.playthroughs/3p-seed3.txt", "hagakure.playthroughs/4p-seed5.txt",
+CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3.txt",
+           "hagakure.playthroughs/4p-seed0.txt", "hagakure.playthroughs/4p-seed5.txt",
            "hagakure.playthroughs/5p-seed1.txt", "naishi.playthroughs/2p-seed3.txt",
            "naishi_legends.playthroughs/2p-seed9.txt", "naishi_legends.playthroughs/2p-seed55.txt",
            "nakasendo.playthroughs/2p-seed8.txt", "nakasendo.playthroughs/3p-seed9.txt",
            "nakasendo.playthroughs/4p-seed3.txt"]
 
 
-@pytest.mark.parametrize("players, seed", [(3, 3), (4, 5), (5, 1)], ids=["3 players", "4 players", "5 players"])
-def test_hagakure(players: int, seed: int) -> None:
+# The rounds each game lasts, from the rulebook: 9, 8 or 5 by player count, then one more round
+# while the top is tied (ruling). Read here, not from the rules file, so a wrong count fails.
+RULEBOOK_ROUNDS = {3: 9, 4: 8, 5: 5}
+
+
+def rounds_by_rulebook(game: ruleforge.Game) -> int:
+    """The round after which the game must end: the first from the rulebook's count on whose
+    totals the highest is held by one player alone."""
+    rounds = RULEBOOK_ROUNDS[game.players]
+    while top_tied(totals_after(game, rounds)):
+        rounds += 1
+    return rounds
+
+
+@pytest.mark.parametrize("players, seed, rounds", [(3, 3, 9), (3, 0, 9), (4, 5, 10), (4, 0, 8), (5, 1, 5)],
+                         ids=["3 players", "3 players, seed 0", "4 players", "4 players, seed 0", "5 players"])
+def test_hagakure(players: int, seed: int, rounds: int) -> None:
     """Checked against the oracle: every trick winner and round score; the final totals are the
-    sum of the rounds. By hand (3 players, seed 3, round 1): P3 7, P1 14, P2 8: P1; P1 12, then two
+    sum of the rounds, and the game ends when the rulebook and the tie ruling say. By hand (3
+    players, seed 3, round 1): P3 7, P1 14, P2 8: P1; P1 12, then two
     Old Fools: the last, P3's, wins; P3 21, P1 18, P2 must follow with its Old Fool (1 legal): 21
     wins; P2 17 and P1 22 win the last two. P1 (Nobori 2) scores 0; P2 (Nobori 3, Villagers 10, 11
     and 17: 3 of the 4 needed) 1; P3 (Nobori 1) 2 tricks + #18 = 3, doubled: 6.
     By hand (4 players, seed 5): after 8 rounds P3 and P4 share the lead with 8 (P1 7, P2 5),
     so P3 deals a 9th round; then P1 and P4 share it with 9, and P4 deals a 10th; P4 wins alone
-    with 12. Seeds 3 and 1 (3 and 5 players) show Nobori 5 looks at a hand and at the Yomi."""
+    with 12. Seeds 3 and 1 (3 and 5 players) show Nobori 5 looks at a hand and at the Yomi.
+    Seeds 0 end on the rulebook's count with no tie, which seeds 3 and 5 cannot show (they are
+    tied after 8 rounds): 3 players, after 8 rounds P1 16, P2 18, P3 7, so a 9th is played
+    (P2 wins, 20); 4 players, after 8 rounds P1 12, P2 -9, P3 15, P4 3: over, P3 wins."""
     rec = record("hagakure", players, seed)
     game = rec.game
     _check_log_by_rules(game)
-    rounds = len(score_entries(game))
+    assert len(score_entries(game)) == rounds == rounds_by_rulebook(game)
     assert [row["total"] for row in rec.scores] == totals_after(game, rounds)
-    assert rounds == {3: 9, 4: 10, 5: 5}[players]
     assert rec.text() == recorded("hagakure", f"{players}p-seed{seed}.txt")
 
 
