@@ -279,3 +279,75 @@ def test_estimate_rewards_a_larger_lead_more() -> None:
     assert 0.5 < near[0] < far[0] < 1 and 0 < far[1] < near[1] < 0.5
     assert sum(near) == pytest.approx(1) and agent._estimate([7, 7, 7]) == [0.5, 0.5, 0.5]
     assert agent._estimate([9, 3, 9, 1])[0] == 0.5                  # tied for the lead
+
+
+# --- what a determinization keeps: a card the player saw go into a hidden zone --------------
+
+GIFT = str(ROOT / "tests" / "synthetic" / "gift.rules")
+
+
+def _do(game: ruleforge.Game, label: str) -> None:
+    game.apply(game.legal_actions()[game.legal_labels().index(label)])
+
+
+def _hand_cards(game: ruleforge.Game, player: int) -> list[str]:
+    return [game.program.comp_label[c] for c in game.state.z[game.program.zone_base["hand"] + player]]
+
+
+def _deals(game: ruleforge.Game, player: int = 0) -> list[ruleforge.Game]:
+    import random
+
+    return [game.determinize(player, random.Random(k)) for k in range(12)]
+
+
+def test_determinize_keeps_a_card_the_player_gave() -> None:
+    game = ruleforge.load(GIFT).new_game(2, seed=1)
+    given = _hand_cards(game, 0)[0]
+    _do(game, f"give {given}")
+    _do(game, f"lay {next(c for c in _hand_cards(game, 1) if c != given)}")
+    assert game.current_player == 0 and given in _hand_cards(game, 1)
+    place = _hand_cards(game, 1).index(given)
+    hands = set()
+    for other in _deals(game):
+        assert _hand_cards(other, 1)[place] == given       # P1 saw it go there
+        hands.add(tuple(_hand_cards(other, 1)))
+    assert len(hands) > 1                                 # the rest of P2's hand is dealt again
+    # P2 did not see it go: for P2, P1's hand is dealt afresh.
+    _do(game, "shuffle the deck")
+    kept = _hand_cards(game, 0)
+    assert any(_hand_cards(other, 0) != kept for other in _deals(game, 1))
+
+
+def test_determinize_forgets_a_card_once_its_zone_is_shuffled_or_it_moves_unseen() -> None:
+    game = ruleforge.load(GIFT).new_game(2, seed=2)
+    buried = _hand_cards(game, 0)[0]
+    _do(game, f"bury {buried}")
+    deck = game.program.zone_base["deck"]
+    labels = game.program.comp_label
+    _do(game, "mark the top of the deck")                  # P2's turn: the deck is not shuffled
+    assert all(labels[other.state.z[deck][-1]] == buried for other in _deals(game))
+    _do(game, "shuffle the deck")                          # P1 shuffles it: it could be anywhere
+    _do(game, f"lay {_hand_cards(game, 1)[0]}")
+    assert len({labels[other.state.z[deck][-1]] for other in _deals(game)}) > 1
+    # A card P1 gave, then moved by P2 out of P2's hand (which P1 cannot see), is forgotten too.
+    game = ruleforge.load(GIFT).new_game(2, seed=3)
+    given = _hand_cards(game, 0)[0]
+    _do(game, f"give {given}")
+    _do(game, f"bury {given}")
+    assert len({labels[other.state.z[deck][-1]] for other in _deals(game)}) > 1
+
+
+def test_determinize_keeps_properties_with_their_component_and_hidden_variables() -> None:
+    game = ruleforge.load(GIFT).new_game(2, seed=4)
+    _do(game, "mark the top of the deck")
+    deck = game.program.zone_base["deck"]
+    marked = game.state.z[deck][-1]
+    mark = game.program.props.index("mark")
+    places = set()
+    for other in _deals(game, 1):
+        assert other.state.p == game.state.p                # each component keeps its own
+        places.add(other.state.z[deck].index(marked) if marked in other.state.z[deck] else -1)
+        assert other.state.p[mark][marked] == 1
+    assert len(places) > 1                                  # but it is dealt anywhere hidden
+    naka = _mid_game(str(ROOT / "games" / "nakasendo.rules"), 2, seed=1, decisions=20)
+    assert all(other.state.v == naka.state.v for other in _deals(naka))

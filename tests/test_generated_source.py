@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "d776088c37806447",
-    ("hagakure", 4): "0608a06ff8323184",
-    ("hagakure", 5): "9d925a78cb30634a",
-    ("naishi", 2): "67a8a0fa857ac3b4",
-    ("naishi_legends", 2): "5ae819463eac23df",
+    ("hagakure", 3): "4b970b88656ff102",
+    ("hagakure", 4): "b24c76b0e09fdb79",
+    ("hagakure", 5): "e813e7b9180334a4",
+    ("naishi", 2): "7fac0dcb40c72c72",
+    ("naishi_legends", 2): "d1ba3b8df4207b84",
 }
 
 
