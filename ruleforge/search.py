@@ -21,7 +21,9 @@ MCTS for card and board games does:
   nothing and costs a clone per action looked at.
 - *Cut playouts*: after `horizon` decisions a player the playout stops and the standings judge
   (`_estimate`: each player's standing against the best other's, squashed into (0, 1)); while
-  every standing is equal it plays on a round at a time. `horizon = None` plays to the end.
+  no standing has changed since the root (a game that scores at a round's end) it plays on a
+  round at a time, as greedy's playouts run to the next scoring. `horizon = None` plays to the
+  end.
 
 The reward of a finished game is, per player, its share of the win (1, or 1/k for k winners,
 else 0) plus a small part for its score against the others', which tells apart the many
@@ -86,6 +88,7 @@ class MCTSAgent:
         self._order: dict[Action, int] = {}
         self._prior: dict[Action, float] = {}
         self._guided = False  # whether the standing told the root's actions apart
+        self._start: list[int] = []  # each player's standing at the root
 
     def choose(self, game: Game) -> Action:
         actions = game.legal_actions()
@@ -97,6 +100,7 @@ class MCTSAgent:
         if self._finals is None:
             self._finals = final_scorings(game.program.model)
         self._first_tries(game, me, actions)
+        self._start = [standing(game, p, self._finals) for p in range(game.players)]
         for _ in range(self.budget):
             try:
                 self._iterate(root, game.determinize(me, self.rng))
@@ -148,9 +152,9 @@ class MCTSAgent:
         standing, of `guide` legal actions drawn at random (a cheap policy that plays towards
         points), or a uniform draw when the standing did not tell the root's actions apart.
         The playout stops at the game's end (`rewards`), or after `horizon` decisions a player
-        once the standings differ (`_estimate`): while every standing is equal, as in a game that
-        scores only at a round's end, the horizon would judge nothing, so it plays on a round at
-        a time."""
+        once some standing has changed since the root (`_estimate`): while none has, as in a
+        game that scores only at a round's end, the standings would judge nothing the decision
+        did, so it plays on a round at a time."""
         rng = self.rng
         st = game.state
         players = game.players
@@ -161,7 +165,7 @@ class MCTSAgent:
         while not st.over:
             if steps == 0:
                 marks = [standing(game, p, finals) for p in range(players)]
-                if min(marks) < max(marks):
+                if marks != self._start:
                     return self._estimate(marks)
                 steps = players
             legal = game._legal

@@ -248,7 +248,7 @@ def _count_playout(agent, game: ruleforge.Game, monkeypatch: pytest.MonkeyPatch)
     return len(calls), result
 
 
-def test_playouts_stop_at_the_horizon_once_the_standings_differ(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_playouts_stop_at_the_horizon_once_a_standing_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     from ruleforge.agents import standing
     from ruleforge.scoresheet import final_scorings
     from ruleforge.search import MCTSAgent
@@ -258,17 +258,21 @@ def test_playouts_stop_at_the_horizon_once_the_standings_differ(monkeypatch: pyt
     marks = [standing(game, p, finals) for p in range(2)]
     assert marks[0] != marks[1]
     agent = MCTSAgent(seed=1, budget=10)
-    agent._finals, agent.horizon, agent.guide = finals, 1, 1
+    agent._finals, agent.horizon, agent.guide, agent._start = finals, 1, 1, marks
     steps, result = _count_playout(agent, game, monkeypatch)
     assert steps <= 2 and 0 < min(result) and max(result) < 1      # cut, and judged by the standing
     agent.horizon = None
     steps, result = _count_playout(agent, game, monkeypatch)
     assert steps > 10 and sorted(result)[-1] >= 0.9                # to the end: the winner's reward
-    # Hagakure scores at a round's end: at its start every standing is 0, so it plays on.
+    # Hagakure scores at a round's end: from its start no standing changes for a while, so
+    # the playout plays on past the horizon (a standing unchanged would judge nothing).
     start = ruleforge.load(HAGAKURE).new_game(4, seed=2)
-    agent._finals, agent.horizon = final_scorings(start.program.model), 1
+    agent._finals, agent.horizon, agent._start = final_scorings(start.program.model), 1, [0, 0, 0, 0]
     steps, _ = _count_playout(agent, start, monkeypatch)
     assert steps > 4
+    agent._start = [1, 0, 0, 0]                                     # as if P1 had scored since
+    steps, _ = _count_playout(agent, start, monkeypatch)
+    assert steps == 4
 
 
 def test_estimate_rewards_a_larger_lead_more() -> None:
