@@ -4,16 +4,36 @@ must not read what its player may not see (information-set search).
 What a player cannot see is the contents of the zones hidden from it and the chance still to
 come. A determinization deals the components of the hidden zones afresh among those zones'
 places (each kind among the places that kind fills now, so every zone keeps its size and its
-count of each kind, which the rules' own bookkeeping may rely on), keeps where it is every
-component a `reveal` showed the player and that is still in the zone it was shown in, and
-draws a new seed for the chance to come. Everything the player sees is left as it is.
+count of each kind, which the rules' own bookkeeping may rely on) and draws a new seed for the
+chance to come. Everything the player sees is left as it is, and so is every hidden component
+whose place it knows:
+
+- one a `reveal` showed it, still in the zone it was shown in;
+- one it saw go in: its last move came from a zone the player can see into the hidden zone it
+  is in (a card it gave the other player, a card put back on the deck), and that zone has not
+  been shuffled since. The engine keeps, per component, the zone its last move came from
+  (`State.f`, one store per move, -1 once its zone is shuffled); whether that zone is visible
+  is judged now, so a zone whose visibility changed since (`visible ... if`) is judged as it
+  is now. A move out of a hidden zone, even one into another hidden zone, forgets it: the
+  player saw it go only if it saw where it was. Positions read from a file know no moves.
 
 The deal depends only on what the player can see: the hidden components are taken in id order
 before they are shuffled, so two states that differ only in hidden places give the same
 determinization for the same `rng`.
 
-Not resampled: variables hidden from views (the rules' bookkeeping keeps them as they are) and
-the changeable properties of hidden components (they travel with their component).
+Not resampled, by decision:
+
+- The changeable properties of components travel with their component: the deal redraws
+  where each component is, so where a property's value lies is redrawn with it. Properties
+  set while the player saw the component (the common case: the rules mark a card in play)
+  are what it knows of that component; one set while the component was hidden is kept on
+  that component, which the search then knows though the player does not. Dealing values by
+  place instead would lose what the player knows of a component it saw marked, so rules that
+  change a hidden component's property in secret should keep the secret in a hidden zone.
+- Variables hidden from views (`visible nobody` / `visible owner`) are kept as they are: no
+  distribution over their values is known, and in the games so far they are the rules' own
+  bookkeeping (Nakasendo's `refiller`, `scoring_slot`, ...), not secrets. A secret belongs in
+  a hidden zone, which is resampled.
 """
 
 from __future__ import annotations
@@ -41,14 +61,20 @@ def hidden_zones(game: Game, player: int) -> list[int]:
     return sorted(always + [zi for zi in sometimes if not game.zone_visible_to(zi, player)])
 
 
-def known_components(game: Game, player: int) -> set[int]:
-    """Components `player` was shown by a `reveal` of their zone, still in that zone: the
-    player knows where they are though the zone is hidden."""
+def known_components(game: Game, player: int, hidden: list[int] | None = None) -> set[int]:
+    """Components in hidden zones whose place `player` knows: those a `reveal` of their zone
+    showed it, still in that zone, and those it saw go in, whose last move came from a zone it
+    can see (`State.f`) into the hidden zone they are in, which has not been shuffled since.
+    `hidden` is `hidden_zones(game, player)` when the caller has it."""
     st = game.state
     known: set[int] = set()
     for zi, comps in st.seen[player]:
         if zi >= 0:
             known.update(c for c in comps if st.w[c] == zi)
+    shut = set(hidden_zones(game, player) if hidden is None else hidden)
+    came = st.f
+    for zi in shut:
+        known.update(c for c in st.z[zi] if came[c] >= 0 and came[c] not in shut)
     return known
 
 
@@ -58,10 +84,11 @@ def determinize(game: Game, player: int, rng: random.Random) -> Game:
     out = game.clone()
     st = out.state
     kind_of = game.program.comp_kind
-    known = known_components(game, player)
+    hidden = hidden_zones(game, player)
+    known = known_components(game, player, hidden)
     places: dict[object, list[tuple[int, int]]] = {}
     pool: dict[object, list[int]] = {}
-    for zi in hidden_zones(game, player):
+    for zi in hidden:
         for i, c in enumerate(st.z[zi]):
             if c not in known:
                 kind = kind_of[c]

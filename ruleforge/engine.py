@@ -75,6 +75,7 @@ class Game:
         for c, zi in enumerate(prog.comp_start):
             st.z[zi].append(c)
         st.w = list(prog.comp_start)
+        st.f = [-1] * len(prog.comp_start)
         st.v = list(prog.var_init)
         st.p = [[init] * len(prog.comp_kind) for init in prog.prop_init]
         st.l = [None] * prog.n_locals

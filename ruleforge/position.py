@@ -160,6 +160,7 @@ def build_position(rules: Rules, data: Any) -> Game:
     game = Game(rules.program(players, None, extras), seed)
     for c, entry in _place(game, fills):
         _set_component_props(game, c, entry.props, entry.where)
+    game.state.f = [-1] * len(game.state.w)  # a position written by hand knows no moves
     _set_props(game, data.get("props", {}))
     _set_vars(game, data.get("vars", {}))
     problems = game.invariant_problems()

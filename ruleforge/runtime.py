@@ -49,17 +49,20 @@ class State:
     """Everything that changes while a game runs.
 
     z: zone contents (component ids, bottom first); w: the zone each component is in;
+    f: the zone each component came from on its last move (-1: it has not moved, or its zone
+    was shuffled since), which tells a determinization what a player saw go into a hidden zone;
     v: variables; p: mutable component properties, one list per property; l: statement
     locals that live across decisions; b: score breakdown, flat per player and item.
     """
 
-    __slots__ = ("z", "w", "v", "p", "l", "b", "pc", "stack", "rng", "turn", "used", "seen",
+    __slots__ = ("z", "w", "f", "v", "p", "l", "b", "pc", "stack", "rng", "turn", "used", "seen",
                  "log", "chooser", "options", "over", "opt", "steps")
 
     def clone(self) -> State:
         s = State.__new__(State)
         s.z = [list(x) for x in self.z]
         s.w = list(self.w)
+        s.f = list(self.f)
         s.v = list(self.v)
         s.p = [list(x) for x in self.p]
         s.l = list(self.l)
@@ -105,14 +108,19 @@ def rand_choice(st: State, seq):
 def shuffle(st: State, zi: int) -> None:
     """Shuffle a zone: one draw of the state's generator seeds the standard library's
     Fisher-Yates, which is three times faster than drawing each swap here."""
-    random.Random(rand_below(st, 1 << 62)).shuffle(st.z[zi])
+    z = st.z[zi]
+    random.Random(rand_below(st, 1 << 62)).shuffle(z)
+    f = st.f
+    for c in z:  # where each came from no longer says where it is
+        f[c] = -1
 
 
 # --- moving components -------------------------------------------------------------------
 
 
 def move(st: State, c: int, dst: int, bottom: bool = False) -> None:
-    st.z[st.w[c]].remove(c)
+    st.f[c] = src = st.w[c]
+    st.z[src].remove(c)
     if bottom:
         st.z[dst].insert(0, c)
     else:
@@ -127,8 +135,10 @@ def move_all(st: State, src: int, dst: int, bottom: bool = False) -> None:
     if not items:
         return
     w = st.w
+    f = st.f
     for c in items:
         w[c] = dst
+        f[c] = src
     if bottom:
         st.z[dst][0:0] = items
     else:
@@ -148,6 +158,7 @@ def move_top(st: State, n: int, src: int, dst: int, bottom: bool = False) -> Non
     for _ in range(n):
         c = z.pop()
         st.w[c] = dst
+        st.f[c] = src
         if bottom:
             st.z[dst].insert(0, c)
         else:
@@ -158,6 +169,7 @@ def deal(st: State, n: int, src: int, base: int, players: int) -> None:
     """Deal n components to each player's zone, one at a time round the table."""
     z = st.z[src]
     w = st.w
+    f = st.f
     zones = st.z
     for _ in range(n):
         for p in range(players):
@@ -165,6 +177,7 @@ def deal(st: State, n: int, src: int, base: int, players: int) -> None:
                 return
             c = z.pop()
             w[c] = base + p
+            f[c] = src
             zones[base + p].append(c)
 
 
@@ -172,10 +185,13 @@ def swap_zones(st: State, a: int, b: int) -> None:
     za, zb = st.z[a], st.z[b]
     st.z[a], st.z[b] = zb, za
     w = st.w
+    f = st.f
     for c in zb:
         w[c] = a
+        f[c] = b
     for c in za:
         w[c] = b
+        f[c] = a
 
 
 def swap_components(st: State, a: int, b: int) -> None:
@@ -184,6 +200,7 @@ def swap_components(st: State, a: int, b: int) -> None:
     ia, ib = la.index(a), lb.index(b)
     la[ia], lb[ib] = b, a
     st.w[a], st.w[b] = zb, za
+    st.f[a], st.f[b] = za, zb
 
 
 def reveal_zone(st: State, zi: int, player: int) -> None:

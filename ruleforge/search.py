@@ -5,12 +5,30 @@ are drawn again consistently with what the searching player has seen, so the sea
 what its player may not see, and a game without hidden information is searched as it is. One
 tree is shared by every determinization (single-observer IS-MCTS): a node's children are keyed
 by action, and an action counts as available only in the iterations where it was legal, which
-keeps UCT fair between actions that some deals do not offer. Playouts are uniformly random to
-the game's end, through the engine's fast path (`_legal`, `_apply_unchecked`).
+keeps UCT fair between actions that some deals do not offer.
+
+What greedy's strength taught (its standing, the total plus what the final scorings would give
+now, is a good judge in these games), the search uses in three places, as the literature on
+MCTS for card and board games does:
+
+- *Progressive bias* at the root: the root's actions are judged once by the standing each gives
+  at once; they are first tried best first, and UCT adds `bias * prior / (visits + 1)`, the
+  prior being that standing scaled to [0, 1] among them, a hint that fades as visits come.
+- *Guided playouts*: each playout move is the best, by its mover's standing, of `guide` legal
+  actions drawn at random (epsilon-greedy's cheap cousin), through the engine's fast path
+  (`_legal`, `_apply_unchecked`). When the standing tells no root action apart (a card in a
+  trick that scores at the round's end), playouts are uniform, since the guide would judge
+  nothing and costs a clone per action looked at.
+- *Cut playouts*: after `horizon` decisions a player the playout stops and the standings judge
+  (`_estimate`: each player's standing against the best other's, squashed into (0, 1)); while
+  no standing has changed since the root (a game that scores at a round's end) it plays on a
+  round at a time, as greedy's playouts run to the next scoring. `horizon = None` plays to the
+  end.
 
 The reward of a finished game is, per player, its share of the win (1, or 1/k for k winners,
 else 0) plus a small part for its score against the others', which tells apart the many
-playouts that every player loses early in a long game.
+playouts that every player loses early in a long game. The final choice is the most visited
+root action, ties broken by mean reward.
 """
 
 from __future__ import annotations
@@ -18,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 
+from .agents import standing
 from .diagnostics import GameError
 from .engine import Action, Game
 from .scoresheet import final_scorings
@@ -56,7 +75,10 @@ class MCTSAgent:
     """Information-set MCTS with `budget` iterations a decision, seeded (see the module)."""
 
     name = "mcts"
-    horizon: int | None = None  # playout decisions before the standing judges (None: to the end)
+    horizon: int | None = 2   # playout decisions a player before the standing judges (None: to the end)
+    guide: int = 2            # playout moves: the mover's best by standing of this many drawn (<= 1: uniform)
+    bias: float = 1.0         # weight of the progressive bias from the standing at the root
+    temper: float = 0.15      # the margin's scale in `_estimate`, as a share of the mean standing
 
     def __init__(self, seed: int = 0, budget: int = 200):
         self.rng = random.Random(seed)
@@ -64,6 +86,9 @@ class MCTSAgent:
         self.last_root: Node | None = None  # the tree of the last decision, for tests and reports
         self._finals: list[str] | None = None
         self._order: dict[Action, int] = {}
+        self._prior: dict[Action, float] = {}
+        self._guided = False  # whether the standing told the root's actions apart
+        self._start: list[int] = []  # each player's standing at the root
 
     def choose(self, game: Game) -> Action:
         actions = game.legal_actions()
@@ -72,7 +97,10 @@ class MCTSAgent:
         me = game.current_player
         assert me is not None, "choose() called on a finished game"
         root = Node(None)
-        self._order = self._first_tries(game, me, actions)
+        if self._finals is None:
+            self._finals = final_scorings(game.program.model)
+        self._first_tries(game, me, actions)
+        self._start = [standing(game, p, self._finals) for p in range(game.players)]
         for _ in range(self.budget):
             try:
                 self._iterate(root, game.determinize(me, self.rng))
@@ -89,14 +117,11 @@ class MCTSAgent:
             return actions[self.rng.randrange(len(actions))]
         return best
 
-    def _first_tries(self, game: Game, me: int, actions: list[Action]) -> dict[Action, int]:
-        """The order in which the root's actions are first tried: by the standing each gives
-        at once (as greedy judges, on a determinization), best first, so that a budget smaller
-        than the choice spends itself on the likeliest actions."""
-        from .agents import standing
-
-        if self._finals is None:
-            self._finals = final_scorings(game.program.model)
+    def _first_tries(self, game: Game, me: int, actions: list[Action]) -> None:
+        """Judge the root's actions by the standing each gives at once (as greedy does, on a
+        determinization): the order in which they are first tried, best first, so that a budget
+        smaller than the choice spends itself on the likeliest actions, and the progressive
+        bias, each action's standing scaled to [0, 1] among them."""
         base = game.determinize(me, self.rng)
         marks = []
         for action in actions:
@@ -104,23 +129,63 @@ class MCTSAgent:
             if action in trial._legal:
                 trial._apply_unchecked(action)
             marks.append((-standing(trial, me, self._finals), self.rng.random(), action))
-        return {action: rank for rank, (_m, _r, action) in enumerate(sorted(marks))}
+        marks.sort()
+        self._order = {action: rank for rank, (_m, _r, action) in enumerate(marks)}
+        top, low = -marks[0][0], -marks[-1][0]
+        span = top - low
+        self._prior = {action: (1.0 if span == 0 else (-m - low) / span) for m, _r, action in marks}
+        self._guided = span > 0
 
-    def _estimate(self, game: Game) -> list[float]:
-        """Rewards of an unfinished game, as if it ended with each player's standing now."""
-        from .agents import standing
-
-        if self._finals is None:
-            self._finals = final_scorings(game.program.model)
-        marks = [standing(game, p, self._finals) for p in range(game.players)]
-        top = max(marks)
-        leaders = marks.count(top)
-        out = [(1 - SCORE_PART) / leaders if m == top else 0.0 for m in marks]
-        lo = min(marks)
-        if top > lo:
-            for p, m in enumerate(marks):
-                out[p] += SCORE_PART * (m - lo) / (top - lo)
+    def _estimate(self, marks: list[int]) -> list[float]:
+        """Rewards of an unfinished game from each player's standing `marks`: its standing
+        against the best other's, squashed into (0, 1) on a scale of the standings' size, so
+        that a lead counts as likelier a win the larger it is."""
+        scale = max(1.0, self.temper * sum(abs(m) for m in marks) / len(marks))
+        out = []
+        for p, m in enumerate(marks):
+            rival = max(x for q, x in enumerate(marks) if q != p)
+            out.append(1 / (1 + math.exp(-(m - rival) / scale)))
         return out
+
+    def _playout(self, game: Game) -> list[float]:
+        """Play on from `game` and reward each player. Each move is the best, by its mover's
+        standing, of `guide` legal actions drawn at random (a cheap policy that plays towards
+        points), or a uniform draw when the standing did not tell the root's actions apart.
+        The playout stops at the game's end (`rewards`), or after `horizon` decisions a player
+        once some standing has changed since the root (`_estimate`): while none has, as in a
+        game that scores only at a round's end, the standings would judge nothing the decision
+        did, so it plays on a round at a time."""
+        rng = self.rng
+        st = game.state
+        players = game.players
+        steps = -1 if self.horizon is None else self.horizon * players  # -1: no end but the game's
+        k = self.guide if self._guided else 1
+        finals = self._finals
+        assert finals is not None
+        while not st.over:
+            if steps == 0:
+                marks = [standing(game, p, finals) for p in range(players)]
+                if marks != self._start:
+                    return self._estimate(marks)
+                steps = players
+            legal = game._legal
+            if k <= 1 or len(legal) == 1:
+                game._apply_unchecked(legal[rng.randrange(len(legal))])
+            else:
+                mover = st.chooser
+                best = None
+                best_mark = -math.inf
+                for action in rng.sample(legal, min(k, len(legal))):
+                    trial = game.clone()
+                    trial._apply_unchecked(action)
+                    mark = standing(trial, mover, finals)
+                    if mark > best_mark:
+                        best, best_mark = trial, mark
+                assert best is not None
+                game = best
+                st = game.state
+            steps -= 1
+        return rewards(game)
 
     def _iterate(self, root: Node, game: Game) -> None:
         """One iteration on one determinization: select, expand one node, play out, back up."""
@@ -148,17 +213,16 @@ class MCTSAgent:
                 game._apply_unchecked(action)
                 path.append(child)
                 break
-            action = max(legal, key=lambda a: _uct(node.children[a]))
+            if node is root and self.bias:
+                prior, weight = self._prior, self.bias
+                action = max(legal, key=lambda a: _uct(node.children[a]) + weight * prior.get(a, 0.0)
+                             / (node.children[a].visits + 1))
+            else:
+                action = max(legal, key=lambda a: _uct(node.children[a]))
             node = node.children[action]
             game._apply_unchecked(action)
             path.append(node)
-        st = game.state
-        steps = -1 if self.horizon is None else self.horizon  # -1: no end but the game's
-        while not st.over and steps != 0:
-            legal = game._legal
-            game._apply_unchecked(legal[rng.randrange(len(legal))])
-            steps -= 1
-        result = rewards(game) if st.over else self._estimate(game)
+        result = self._playout(game)
         for visited in path[1:]:
             visited.visits += 1
             if visited.player is not None:

@@ -376,6 +376,7 @@ def state_from_json(prog: Program, data: Any) -> State:
         raise GameError("saved state: 'state' must be an object")
     st = State()
     st.z, st.w = _zones(prog, data)
+    st.f = [-1] * len(st.w)  # a position read from a file knows no moves
     for zi, info in enumerate(prog.zones):
         if info.capacity is not None and len(st.z[zi]) > info.capacity:
             raise _fail("z", f"zone {zi} ({info.key}) holds {len(st.z[zi])} components; its size is {info.capacity}")

@@ -219,3 +219,139 @@ def test_search_beats_random_and_the_skill_trace_lists_its_matches() -> None:
     trace = skill_trace(rules, 2, [2, 4], games=2, seed=1)
     assert [(m.agent, m.opponent, m.games) for m in trace] == \
         [("mcts:2", "random", 2), ("mcts:4", "random", 2), ("mcts:4", "mcts:2", 2)]
+
+
+# --- the search's playouts and reward -------------------------------------------------------
+
+
+def test_search_beats_greedy_in_naishi() -> None:
+    """Measured 17.5 of 30 (58%) at these seeds; the search that played uniformly at random to
+    the game's end won about a fifth (5 of 24 at mcts:60, 24% over 200 games at mcts:100)."""
+    from ruleforge.arena import head_to_head
+
+    match = head_to_head(ruleforge.load(NAISHI), 2, "mcts:100", "greedy", 30, seed=70)
+    assert match.rate >= 0.35, match.to_json()
+
+
+def _count_playout(agent, game: ruleforge.Game, monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[float]]:
+    """How many decisions one playout of `agent` takes from `game`, and its rewards."""
+    calls = []
+    real = ruleforge.Game._apply_unchecked
+
+    def counted(self, action):
+        calls.append(action)
+        return real(self, action)
+
+    monkeypatch.setattr(ruleforge.Game, "_apply_unchecked", counted)
+    result = agent._playout(game.clone())
+    monkeypatch.setattr(ruleforge.Game, "_apply_unchecked", real)
+    return len(calls), result
+
+
+def test_playouts_stop_at_the_horizon_once_a_standing_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ruleforge.agents import standing
+    from ruleforge.scoresheet import final_scorings
+    from ruleforge.search import MCTSAgent
+
+    game = _mid_game(NAISHI, 2, seed=5, decisions=10)
+    finals = final_scorings(game.program.model)
+    marks = [standing(game, p, finals) for p in range(2)]
+    assert marks[0] != marks[1]
+    agent = MCTSAgent(seed=1, budget=10)
+    agent._finals, agent.horizon, agent.guide, agent._start = finals, 1, 1, marks
+    steps, result = _count_playout(agent, game, monkeypatch)
+    assert steps <= 2 and 0 < min(result) and max(result) < 1      # cut, and judged by the standing
+    agent.horizon = None
+    steps, result = _count_playout(agent, game, monkeypatch)
+    assert steps > 10 and sorted(result)[-1] >= 0.9                # to the end: the winner's reward
+    # Hagakure scores at a round's end: from its start no standing changes for a while, so
+    # the playout plays on past the horizon (a standing unchanged would judge nothing).
+    start = ruleforge.load(HAGAKURE).new_game(4, seed=2)
+    agent._finals, agent.horizon, agent._start = final_scorings(start.program.model), 1, [0, 0, 0, 0]
+    steps, _ = _count_playout(agent, start, monkeypatch)
+    assert steps > 4
+    agent._start = [1, 0, 0, 0]                                     # as if P1 had scored since
+    steps, _ = _count_playout(agent, start, monkeypatch)
+    assert steps == 4
+
+
+def test_estimate_rewards_a_larger_lead_more() -> None:
+    from ruleforge.search import MCTSAgent
+
+    agent = MCTSAgent()
+    near, far = agent._estimate([12, 10]), agent._estimate([20, 10])
+    assert 0.5 < near[0] < far[0] < 1 and 0 < far[1] < near[1] < 0.5
+    assert sum(near) == pytest.approx(1) and agent._estimate([7, 7, 7]) == [0.5, 0.5, 0.5]
+    assert agent._estimate([9, 3, 9, 1])[0] == 0.5                  # tied for the lead
+
+
+# --- what a determinization keeps: a card the player saw go into a hidden zone --------------
+
+GIFT = str(ROOT / "tests" / "synthetic" / "gift.rules")
+
+
+def _do(game: ruleforge.Game, label: str) -> None:
+    game.apply(game.legal_actions()[game.legal_labels().index(label)])
+
+
+def _hand_cards(game: ruleforge.Game, player: int) -> list[str]:
+    return [game.program.comp_label[c] for c in game.state.z[game.program.zone_base["hand"] + player]]
+
+
+def _deals(game: ruleforge.Game, player: int = 0) -> list[ruleforge.Game]:
+    import random
+
+    return [game.determinize(player, random.Random(k)) for k in range(12)]
+
+
+def test_determinize_keeps_a_card_the_player_gave() -> None:
+    game = ruleforge.load(GIFT).new_game(2, seed=1)
+    given = _hand_cards(game, 0)[0]
+    _do(game, f"give {given}")
+    _do(game, f"lay {next(c for c in _hand_cards(game, 1) if c != given)}")
+    assert game.current_player == 0 and given in _hand_cards(game, 1)
+    place = _hand_cards(game, 1).index(given)
+    hands = set()
+    for other in _deals(game):
+        assert _hand_cards(other, 1)[place] == given       # P1 saw it go there
+        hands.add(tuple(_hand_cards(other, 1)))
+    assert len(hands) > 1                                 # the rest of P2's hand is dealt again
+    # P2 did not see it go: for P2, P1's hand is dealt afresh.
+    _do(game, "shuffle the deck")
+    kept = _hand_cards(game, 0)
+    assert any(_hand_cards(other, 0) != kept for other in _deals(game, 1))
+
+
+def test_determinize_forgets_a_card_once_its_zone_is_shuffled_or_it_moves_unseen() -> None:
+    game = ruleforge.load(GIFT).new_game(2, seed=2)
+    buried = _hand_cards(game, 0)[0]
+    _do(game, f"bury {buried}")
+    deck = game.program.zone_base["deck"]
+    labels = game.program.comp_label
+    _do(game, "mark the top of the deck")                  # P2's turn: the deck is not shuffled
+    assert all(labels[other.state.z[deck][-1]] == buried for other in _deals(game))
+    _do(game, "shuffle the deck")                          # P1 shuffles it: it could be anywhere
+    _do(game, f"lay {_hand_cards(game, 1)[0]}")
+    assert len({labels[other.state.z[deck][-1]] for other in _deals(game)}) > 1
+    # A card P1 gave, then moved by P2 out of P2's hand (which P1 cannot see), is forgotten too.
+    game = ruleforge.load(GIFT).new_game(2, seed=3)
+    given = _hand_cards(game, 0)[0]
+    _do(game, f"give {given}")
+    _do(game, f"bury {given}")
+    assert len({labels[other.state.z[deck][-1]] for other in _deals(game)}) > 1
+
+
+def test_determinize_keeps_properties_with_their_component_and_hidden_variables() -> None:
+    game = ruleforge.load(GIFT).new_game(2, seed=4)
+    _do(game, "mark the top of the deck")
+    deck = game.program.zone_base["deck"]
+    marked = game.state.z[deck][-1]
+    mark = game.program.props.index("mark")
+    places = set()
+    for other in _deals(game, 1):
+        assert other.state.p == game.state.p                # each component keeps its own
+        places.add(other.state.z[deck].index(marked) if marked in other.state.z[deck] else -1)
+        assert other.state.p[mark][marked] == 1
+    assert len(places) > 1                                  # but it is dealt anywhere hidden
+    naka = _mid_game(str(ROOT / "games" / "nakasendo.rules"), 2, seed=1, decisions=20)
+    assert all(other.state.v == naka.state.v for other in _deals(naka))

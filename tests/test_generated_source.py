@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "482a4c15149bc2b1",
-    ("hagakure", 4): "82c573aabea4f9b0",
-    ("hagakure", 5): "b0db3d753f7035f1",
-    ("naishi", 2): "67a8a0fa857ac3b4",
-    ("naishi_legends", 2): "5ae819463eac23df",
+    ("hagakure", 3): "1f9170772771034f",
+    ("hagakure", 4): "20e0b4bd36177872",
+    ("hagakure", 5): "f1d00532408cdf22",
+    ("naishi", 2): "7fac0dcb40c72c72",
+    ("naishi_legends", 2): "d1ba3b8df4207b84",
 }
 
 

@@ -191,7 +191,7 @@ class StatementCompiler:
                 if top == "1" and not s.at_bottom:  # inline: the commonest case, one card off a pile
                     e(f"_z = Z[{self.cx(s.what, env)}]", s.pos)
                     e("if _z:")
-                    e(f"    _c = _z.pop(); _d = {dest}; Z[_d].append(_c); st.w[_c] = _d")
+                    e(f"    _c = _z.pop(); _d = {dest}; Z[_d].append(_c); st.f[_c] = st.w[_c]; st.w[_c] = _d")
                 else:
                     e(f"move_top(st, {top}, {self.cx(s.what, env)}, {dest}{bottom})", s.pos)
             else:
@@ -205,7 +205,7 @@ class StatementCompiler:
                     e(f"move(st, {what}, {dest}, True)", s.pos)
                 else:  # inline: moving one component is the commonest effect of all
                     e(f"_c = {what}; _d = {dest}; W = st.w", s.pos)
-                    e("Z[W[_c]].remove(_c); Z[_d].append(_c); W[_c] = _d")
+                    e("_s = st.f[_c] = W[_c]; Z[_s].remove(_c); Z[_d].append(_c); W[_c] = _d")
             self.check_capacity(s.dest, dest)
         elif isinstance(s, ast.Deal):
             base = self.zone_base[s.zone]
