@@ -69,6 +69,7 @@ def test_every_recorded_playthrough_is_checked_here() -> None:
 CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3.txt",
            "hagakure.playthroughs/4p-seed0.txt", "hagakure.playthroughs/4p-seed5.txt",
            "hagakure.playthroughs/5p-seed1.txt", "naishi.playthroughs/2p-seed3.txt",
+           *(f"naishi.playthroughs/2p-seed{seed}.txt" for seed in (0, 1, 2, 5, 6, 14, 896)),
            "naishi_legends.playthroughs/2p-seed9.txt", "naishi_legends.playthroughs/2p-seed55.txt",
            "nakasendo.playthroughs/2p-seed8.txt", "nakasendo.playthroughs/3p-seed9.txt",
            "nakasendo.playthroughs/4p-seed3.txt"]
@@ -127,6 +128,58 @@ def test_naishi() -> None:
     text = rec.text()
     assert "\n  P2 sees: P1: choose a gift\n" in text and "\n  P1 sees: P2: choose a gift\n" in text
     assert text == recorded("naishi", "2p-seed3.txt")
+
+
+def naishi_turns(text: str) -> list[tuple[str, list[str]]]:
+    """The main-phase turns of a Naishi record, read from its decision lines: (player, actions),
+    the Gift and the Ninjas' copies left out."""
+    turns: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        head, _, action = line.partition(": ")
+        number, _, rest = head.partition(". ")
+        if not number.isdigit() or action.startswith("give ") or " copies " in action:
+            continue
+        player = rest.split(" ", 1)[0]
+        if not turns or turns[-1][0] != player:
+            turns.append((player, []))
+        turns[-1][1].append(action)
+    return turns
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5, 6, 14, 896])
+def test_naishi_more(seed: int) -> None:
+    """More Naishi records, kept because each tells apart rules the examples leave loose (the
+    seeds `ruleforge mutate` named: the Discard-2 spots and their conditions, the Decree's
+    Emissary, the turn's bonus flags, the Ninja's copy targets, declaring, scoring items). Seed
+    896 ends with a group of exactly 4 Rice Fields, which an example in games/naishi.examples.json
+    would also run in every variant (and pin docs/testing.md's Great Paddies survivor). By hand:
+    P1 (Line Mountain, Mountain, Rice x3; Hand Mountain, Sentinel, Mountain, Rice, Torii): Rice
+    L3-L4-L5-H4 one group of 4: 30, 4 Mountains -5, Sentinel 3, one Torii -5: 23; P2 (Line
+    Mountain x3, Horseman, Mountain; Hand Advisor, Naishi, Fort, Rice, Naishi): Mountains -5,
+    Advisor 2 (column 1) + 4 (Naishi beside it), the Line Horseman, column-2 and -5 Naishi,
+    column-3 Fort and the lone Rice Field 0: 1.
+    Checked as test_naishi: every final item, total, colour count, Ninja copy and the winner
+    against the hand-written scorer; components. And §5 from the record's own decisions: turns
+    alternate; a declaration gives the other player exactly one more turn; a game nobody
+    declared ends with two piles or more depleted (no River card and no face-down card in the
+    column), after the second player's turn."""
+    rec = record("naishi", 2, seed)
+    game = rec.game
+    check_naishi_components(game.state, laid=True)
+    check_naishi_scores(game, seed)
+    text = rec.text()
+    assert text == recorded("naishi", f"2p-seed{seed}.txt")
+    turns = naishi_turns(text)
+    assert all(a[0] != b[0] for a, b in zip(turns, turns[1:], strict=False))
+    declared = [i for i, (_, actions) in enumerate(turns) if "declare the end" in actions]
+    if declared:
+        assert declared == [len(turns) - 2], (seed, declared, len(turns))
+    else:
+        final = text.split("final position:\n", 1)[1]
+        shown = {line.split("[1,", 1)[1][0] for line in final.splitlines()
+                 if line.startswith(("  river[1,", "  piles[1,"))}
+        assert 5 - len(shown) >= 2, (seed, shown)
+        assert turns[-1][0] != turns[0][0]  # the round is complete: the second player ends it
 
 
 def test_naishi_legends() -> None:
