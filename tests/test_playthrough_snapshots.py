@@ -137,10 +137,11 @@ def test_nakasendo(players: int, seed: int) -> None:
     happens; then the final scoring against the hand-written engine's scorer and the test's own,
     and the state's invariants. In seed 3's last round (4 players) the supplies have run out: P4,
     P1 and P2 have no element to play and are skipped (rulings: "Actions that cannot be taken are
-    skipped"). The four later records each reach a rule the first three do not: 2 players, seed 6:
-    P1's path ends on the Water N-E bear (its one Bear symbol counts); 3 players, seed 13, decision
-    13: P3's only placement is a token on its one Path tile, and the Extra Action is still offered;
-    3 players, seed 3, decision 318: one tile left in the pile, still taken blind; 4 players, seed
+    skipped"). The four later records each reach a rule the first three do not. 2 players, seed 6:
+    P1's path ends on the Water N-E bear at 2,4, whose one Bear symbol, protected by the Bell at
+    3,4, scores nothing but counts in the tie-break (-2). 3 players, seed 13, decision 13: P3's
+    only placement is a token on its one Path tile, and the Extra Action is still offered. 3
+    players, seed 3, decision 318: one tile left in the pile, still taken blind. 4 players, seed
     19, decision 322: the last token of the pile is the only refill, and it is compulsory."""
     rec = record("nakasendo", players, seed)
     lay = LAYOUTS[players]
