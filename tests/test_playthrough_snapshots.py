@@ -127,8 +127,8 @@ def test_naishi_legends() -> None:
     assert rec.text() == recorded("naishi_legends", "2p-seed9.txt")
 
 
-# 2p seed 6, 3p seeds 13 and 3, 4p seeds 19 and 0 were chosen by `ruleforge mutate` (games/nakasendo.mutants.json
-# and docs/testing.md): each plays a rarely reached rule that the first three games do not.
+# 2p seed 6, 3p seeds 13 and 3, 4p seeds 19 and 0 were chosen by `ruleforge mutate` (see
+# games/nakasendo.mutants.json): each plays a rarely reached rule that the first three games do not.
 @pytest.mark.parametrize("players, seed", [(2, 8), (3, 9), (4, 3), (2, 6), (3, 13), (3, 3), (4, 19), (4, 0)],
                          ids=["2 players", "3 players", "4 players", "2 players, seed 6", "3 players, seed 13",
                               "3 players, seed 3", "4 players, seed 19", "4 players, seed 0"])
@@ -141,7 +141,7 @@ def test_nakasendo(players: int, seed: int) -> None:
     P1's path ends on the Water N-E bear at 2,4, whose one Bear symbol, protected by the Bell at
     3,4, scores nothing but counts in the tie-break (-2). 3 players, seed 13, decision 13: P3's
     only placement is a token on its one Path tile, and the Extra Action is still offered. 3
-    players, seed 3, decision 318: one tile left in the pile, still taken blind. 4 players, seed
+    players, seed 3, decision 318: one tile left in the pile, and taking it blind is offered (3 legal). 4 players, seed
     19, decision 322: the last token of the pile is the only refill, and it is compulsory. 4
     players, seed 0, decision 333: the last tile of the pile is the only refill, and it is taken."""
     rec = record("nakasendo", players, seed)
