@@ -72,7 +72,9 @@ CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3
            *(f"naishi.playthroughs/2p-seed{seed}.txt" for seed in (0, 1, 2, 5, 6, 14, 896)),
            "naishi_legends.playthroughs/2p-seed9.txt", "naishi_legends.playthroughs/2p-seed55.txt",
            "nakasendo.playthroughs/2p-seed8.txt", "nakasendo.playthroughs/3p-seed9.txt",
-           "nakasendo.playthroughs/4p-seed3.txt"]
+           "nakasendo.playthroughs/4p-seed3.txt", "nakasendo.playthroughs/2p-seed6.txt",
+           "nakasendo.playthroughs/3p-seed13.txt", "nakasendo.playthroughs/3p-seed3.txt",
+           "nakasendo.playthroughs/4p-seed19.txt", "nakasendo.playthroughs/4p-seed0.txt"]
 
 
 # The rounds each game lasts, from the rulebook: 9, 8 or 5 by player count, then one more round
@@ -197,13 +199,23 @@ def test_naishi_legends() -> None:
     assert rec.text() == recorded("naishi_legends", "2p-seed9.txt")
 
 
-@pytest.mark.parametrize("players, seed", [(2, 8), (3, 9), (4, 3)], ids=["2 players", "3 players", "4 players"])
+# 2p seed 6, 3p seeds 13 and 3, 4p seeds 19 and 0 were chosen by `ruleforge mutate` (see
+# games/nakasendo.mutants.json): each plays a rarely reached rule that the first three games do not.
+@pytest.mark.parametrize("players, seed", [(2, 8), (3, 9), (4, 3), (2, 6), (3, 13), (3, 3), (4, 19), (4, 0)],
+                         ids=["2 players", "3 players", "4 players", "2 players, seed 6", "3 players, seed 13",
+                              "3 players, seed 3", "4 players, seed 19", "4 players, seed 0"])
 def test_nakasendo(players: int, seed: int) -> None:
     """The recorded actions replayed in a fresh game, each Intermediate Scoring checked when it
     happens; then the final scoring against the hand-written engine's scorer and the test's own,
     and the state's invariants. In seed 3's last round (4 players) the supplies have run out: P4,
     P1 and P2 have no element to play and are skipped (rulings: "Actions that cannot be taken are
-    skipped")."""
+    skipped"). The five later records each reach a rule the first three do not. 2 players, seed 6:
+    P1's path ends on the Water N-E bear at 2,4, whose one Bear symbol, protected by the Bell at
+    3,4, scores nothing but counts in the tie-break (-2). 3 players, seed 13, decision 13: P3's
+    only placement is a token on its one Path tile, and the Extra Action is still offered. 3
+    players, seed 3, decision 318: one tile left in the pile, and taking it blind is offered (3 legal). 4 players, seed
+    19, decision 322: the last token of the pile is the only refill, and it is compulsory. 4
+    players, seed 0, decision 333: the last tile of the pile is the only refill, and it is taken."""
     rec = record("nakasendo", players, seed)
     lay = LAYOUTS[players]
     game = ruleforge.load(GAMES / "nakasendo.rules").new_game(players, seed)
