@@ -8,22 +8,42 @@ module per command; `common` holds what they share.
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
 from .. import __version__
-from . import check, compare, examples, mutate, play, playthrough, replay, score, simulate
 from .common import check_environment
 
+# Each command's module and function, imported only when the command runs (or help lists it):
+# `ruleforge check` should not pay for importing the statistics, the tests and mutation.
+COMMANDS = {
+    "check": "check:check", "play": "play:play", "simulate": "simulate:simulate", "score": "score:score",
+    "replay": "replay:replay", "test": "examples:test", "playthrough": "playthrough:playthrough",
+    "compare": "compare:compare", "mutate": "mutate:mutate",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use (click's own recipe for big CLIs)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        module, name = COMMANDS[cmd_name].split(":")
+        command = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        assert isinstance(command, click.Command) and command.name == cmd_name, cmd_name
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ruleforge")
 def main() -> None:
     """Write a tabletop game's rules as text; check, play, simulate, compare, score, replay, test and mutate it."""
     check_environment()
 
 
-for command in (check.check, play.play, simulate.simulate, score.score, replay.replay, examples.test,
-                playthrough.playthrough, compare.compare, mutate.mutate):
-    main.add_command(command)
-
-__all__ = ["main"]
+__all__ = ["COMMANDS", "main"]
