@@ -101,3 +101,13 @@ def test_a_survivors_file_that_cannot_be_read(tmp_path: Path) -> None:
     assert ran.exit_code == 1 and f"{where}: cannot read it" in ran.output
     folder(tmp_path, [{**EQUIVALENT_ZERO, "reason": "because"}])
     assert "the reason must start with 'equivalent:', 'unreachable:', 'left on purpose:'" in mutate(rules).output
+
+
+def test_a_reason_names_the_survivor_among_equal_changes_of_one_line() -> None:
+    from ruleforge.mutation import Mutant, explained
+
+    text = "def window = range(lo - 1, hi + 1)\n"
+    mutants = [Mutant(k, "w.rules", "number", 1, col, col - 1, col, "2", "1 -> 2") for k, col in ((1, 25), (2, 33))]
+    reason = explained.Explanation(1, "number", "1 -> 2", text.strip(), "equivalent: the margin is filtered", 1)
+    assert list(explained.explain(mutants, text, [reason])) == [1]  # no results: the first on the line
+    assert list(explained.explain(mutants, text, [reason], frozenset({2}))) == [2]  # the one that survived

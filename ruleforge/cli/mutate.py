@@ -73,7 +73,6 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
         settings = Settings(file, original, decisions, timeout or max(5.0, math.ceil(10 * took)),
                             hint_seeds, test_command)
         every = generate(rules)
-        named = explained.explain(every, original, reasons)
         mutants = [m for m in every if chosen is None or m.operator in chosen]
         picked = sample(mutants, sample_size, seed)
         if workspace is None:
@@ -84,6 +83,8 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
         if workspace is not None:
             workspace.close()
     tests = f"`{test_command}`" if test_command is not None else DEFAULT_TESTS
+    survived = frozenset(r.mutant.index for r in found if r.status == "survived")
+    named = explained.explain(every, original, reasons, survived)
     report = Report(rules.title, settings, len(mutants), found, sample_size, seed, tests,
                     time.perf_counter() - started, jobs, named,
                     tuple(e for e in reasons if e not in named.values()))

@@ -99,13 +99,16 @@ def _entry(path: Path, k: int, raw: Any, problems: list[str]) -> Explanation | N
     return Explanation(raw["line"], raw["operator"], raw["change"], raw["source"].strip(), reason, k)
 
 
-def explain(mutants: list[Mutant], original: str, explanations: list[Explanation]) -> dict[int, Explanation]:
-    """Which mutant each explanation names, by mutant index: among the mutants it matches, the
-    one nearest its line (equal lines elsewhere are other mutants)."""
+def explain(mutants: list[Mutant], original: str, explanations: list[Explanation],
+            survived: frozenset[int] = frozenset()) -> dict[int, Explanation]:
+    """Which mutant each explanation names, by mutant index: among the mutants it matches (the
+    same change can be made at two places of one line), a survivor first (the indices in
+    `survived`), then the one nearest its line."""
     lines = original.splitlines()
     out: dict[int, Explanation] = {}
     for e in explanations:
         matching = [m for m in mutants if e.matches(m, lines) and m.index not in out]
         if matching:
-            out[min(matching, key=lambda m: (abs(m.line - e.line), m.line)).index] = e
+            pick = min(matching, key=lambda m: (m.index not in survived, abs(m.line - e.line), m.line, m.column))
+            out[pick.index] = e
     return out
