@@ -189,7 +189,7 @@ PLAYER_GRID = re.compile(r"grid_items\(Z, (?:\(\d+ \+ p \* \d+\)|\d+), \d+\)")
 
 def hoist_grid_reads(lines: list[str]) -> str:
     """A scoring never moves components, so a grid's contents read many times (a player's
-    territory, item after item) are read once, at the top."""
+    board, item after item) are read once, at the top."""
     found: list[str] = []
     for line in lines:
         for m in PLAYER_GRID.finditer(line):

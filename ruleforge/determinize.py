@@ -31,9 +31,10 @@ Not resampled, by decision:
   place instead would lose what the player knows of a component it saw marked, so rules that
   change a hidden component's property in secret should keep the secret in a hidden zone.
 - Variables hidden from views (`visible nobody` / `visible owner`) are kept as they are: no
-  distribution over their values is known, and in the games so far they are the rules' own
-  bookkeeping (Nakasendo's `refiller`, `scoring_slot`, ...), not secrets. A secret belongs in
-  a hidden zone, which is resampled.
+  distribution over their values is known, and a variable a player may not see is meant as the
+  rules' own bookkeeping (whose turn a sub-step is, which step is being resolved), not a
+  secret; a rules file says so beside such a variable. A secret belongs in a hidden zone,
+  which is resampled.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def _fail(where: str, what: str) -> GameError:
 
 
 def _zone_keys(game: Game) -> dict[str, list[int]]:
-    """Zone key as written in views ('hand(P1)', 'territory(P2)') -> its zone indexes."""
+    """Zone key as written in views ('hand(P1)', 'board(P2)') -> its zone indexes."""
     out: dict[str, list[int]] = {}
     for zi, info in enumerate(game.program.zones):
         key = info.name if info.owner is None else f"{info.name}(P{info.owner + 1})"

@@ -89,7 +89,7 @@ class Breakdown:
 
     def lines(self) -> list[str]:
         """One line per player and item, in a stable order: `P1 bonus = 20`; a choice
-        as `P1 scored_path: board(P1)[4,3] → ...`. Meant to be read in a diff."""
+        as `P1 path: grid(P1)[4,3] → ...`. Meant to be read in a diff."""
         out = [f"scored by {', '.join(self.scorings)}"]
         for p, row in enumerate(self.rows):
             who = player_name(p)

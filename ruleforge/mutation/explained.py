@@ -8,7 +8,7 @@ changes (its line number is kept for the reader, and used only to choose among e
 
     {"format": "ruleforge-mutants/1", "survivors": [
       {"line": 281, "operator": "table", "change": "1: -> 1+:",
-       "source": "\\"Torii\\": table count(...) { 0: 0, 1: -5, 2: 0, 3+: 30 }",
+       "source": "\\"points\\": table count(...) { 0: 0, 1: -5, 2: 0, 3+: 30 }",
        "reason": "equivalent: an exact key wins over a `+` key, so 2 still scores 0"}]}
 
 A reason starts with `equivalent:`, `unreachable:` or `left on purpose:`.

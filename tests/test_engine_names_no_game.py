@@ -1,0 +1,34 @@
+"""The engine knows no game: no game's title, and none of the games' own compound names (a
+variable, zone or function such as a path kept for scoring), appears in ruleforge/. Plain
+words a game also uses (hand, deck, score) are the language's vocabulary, not a game's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import ruleforge
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = sorted((ROOT / "games").glob("*.rules"))
+
+
+def game_words() -> set[str]:
+    words: set[str] = set()
+    for path in GAMES:
+        rules = ruleforge.load(path)
+        words.update(w for w in re.split(r"[^A-Za-z]+", rules.title) if len(w) > 3 and w[0].isupper())
+        m = rules.model
+        words.update(n for n in (*m.zones, *m.vars, *m.defs) if "_" in n)
+    # source_text: a Legends helper and a ruleforge function, a plain name both chose
+    return words - {"Great", "Paddies", "Legends", "Travellers", "short", "wide", "source_text"}
+
+
+def test_ruleforge_names_no_game() -> None:
+    words = game_words()
+    assert {"Hagakure", "Naishi", "Nakasendo"} <= words
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(words))) + r")\b", re.IGNORECASE)
+    found = [f"{p.relative_to(ROOT)}:{n}: {m.group(0)}"
+             for p in sorted((ROOT / "ruleforge").rglob("*")) if p.suffix in (".py", ".lark")
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if (m := pattern.search(line))]
+    assert not found, "game names in ruleforge/:\n" + "\n".join(found)
