@@ -20,7 +20,7 @@ def game_words() -> set[str]:
         words.update(w for w in re.split(r"[^A-Za-z]+", rules.title) if len(w) > 3 and w[0].isupper())
         m = rules.model
         words.update(n for n in (*m.zones, *m.vars, *m.defs) if "_" in n)
-    # source_text: a Legends helper and a ruleforge function, a plain name both chose
+    # source_text: a Nakasendo helper and a ruleforge function, a plain name both chose
     return words - {"Great", "Paddies", "Legends", "Travellers", "short", "wide", "source_text"}
 
 
