@@ -282,3 +282,29 @@ def test_a_variant_mutates_only_its_own_file_and_its_mutants_load_over_the_base(
     mutant = ruleforge.rules.Rules(path, mutants[0].apply(source_text(rules)))
     assert mutant.model.defs["paddy_bonus"] is not None and len(mutant.files) == 2
     assert Path(ROOT / path).read_text() == source_text(rules)  # nothing written
+
+
+def test_ctrl_c_keeps_the_mutants_run_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full run takes minutes: Ctrl-C stops it, and the report covers what was run (exit 130)."""
+    from ruleforge.cli import mutate as command
+
+    real = command.results
+
+    def stopped_after_five(settings: Settings, mutants: list, jobs: int):
+        for n, result in enumerate(real(settings, mutants, jobs)):
+            if n == 5:
+                raise KeyboardInterrupt
+            yield result
+
+    monkeypatch.setattr(command, "results", stopped_after_five)
+    text = run("mutate", RULES, "--hint-seeds", "0")
+    assert text.exit_code == 130
+    total = len(generate(ruleforge.load(RULES)))
+    assert f"interrupted: the report covers the 5 of {total} mutants run before Ctrl-C" in text.stdout.splitlines()
+    data = json.loads(run("mutate", RULES, "--hint-seeds", "0", "--json").stdout)
+    assert (data["interrupted"], data["planned"], len(data["mutants"])) == (True, total, 5)
+    assert data["run"] == data["caught"] + data["survived"] <= 5
+
+
+def test_a_whole_run_says_it_was_not_interrupted(report: dict) -> None:
+    assert (report["interrupted"], report["planned"]) == (False, None)

@@ -3,9 +3,11 @@ a rules file, run against its tests, and every survivor shown with its change an
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -14,9 +16,10 @@ from .. import limits
 from ..diagnostics import GameError
 from ..mutation import OPERATORS, Report, Settings, default_test, explained, generate, results, sample, source_text
 from ..mutation.command import Workspace, baseline, command_results
+from ..mutation.runner import Result
 from ..playthrough import playthrough
 from ..rules import Rules
-from .common import fail, guarded, load_rules
+from .common import EXIT_INTERRUPTED, err_console, fail, guarded, load_rules
 
 DEFAULT_TESTS = ("the examples, the recorded playthroughs (ruleforge test) and a trial game per player count "
                  "(ruleforge check)")
@@ -76,9 +79,10 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
         mutants = [m for m in every if chosen is None or m.operator in chosen]
         picked = sample(mutants, sample_size, seed)
         if workspace is None:
-            found = tuple(results(settings, picked, jobs))
+            running = results(settings, picked, jobs)
         else:
-            found = tuple(command_results(settings, workspace, picked, jobs))
+            running = command_results(settings, workspace, picked, jobs)
+        found, completed = _collect(running, len(picked))
     finally:
         if workspace is not None:
             workspace.close()
@@ -87,12 +91,36 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
     named = explained.explain(every, original, reasons, survived)
     report = Report(rules.title, settings, len(mutants), found, sample_size, seed, tests,
                     time.perf_counter() - started, jobs, named,
-                    tuple(e for e in reasons if e not in named.values()))
+                    tuple(e for e in reasons if e not in named.values()),
+                    planned=None if completed else len(picked))
     click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False) if as_json else report.text())
+    if not completed:
+        raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if fail_under is not None and report.score is not None and report.score < fail_under:
         raise click.exceptions.Exit(1)
     if fail_on_unexplained and report.unexplained:
         raise click.exceptions.Exit(1)
+
+
+def _collect(running: Iterator[Result], total: int) -> tuple[tuple[Result, ...], bool]:
+    """The results as they come, with a progress bar on a terminal (a full run takes minutes);
+    Ctrl-C stops the run and keeps the results so far, which the report then covers."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    found: list[Result] = []
+    err = err_console()
+    with Progress(TextColumn("mutating"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+                  TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("", total=total)
+        try:
+            with contextlib.closing(running):
+                for result in running:
+                    found.append(result)
+                    survived = sum(r.status == "survived" for r in found)
+                    progress.update(task, advance=1, description=f"survived {survived}")
+        except KeyboardInterrupt:
+            return tuple(found), False
+    return tuple(found), True
 
 
 def _usage_error(message: str) -> None:

@@ -26,6 +26,7 @@ class Report:
     jobs: int = 1
     explained: dict[int, Explanation] = attrs.Factory(dict)  # mutant index -> its written reason
     unmatched: tuple[Explanation, ...] = ()  # reasons written for no mutant of the file
+    planned: int | None = None  # the mutants a run stopped by Ctrl-C was to run; None: it ran them all
 
     def count(self, status: str, kind: str | None = None) -> int:
         return sum(r.status == status and (kind is None or r.kind == kind) for r in self.results)
@@ -58,11 +59,14 @@ class Report:
 
     def text(self) -> str:
         s = self.settings
-        sampled = (f", {len(self.results)} sampled (seed {self.seed})" if self.sample is not None
+        sampled = (f", {self.sample} sampled (seed {self.seed})" if self.sample is not None
                    and self.sample < self.generated else "")
         score = "-" if self.score is None else f"{self.score:.1f}%"
+        stopped = (f"interrupted: the report covers the {len(self.results)} of {self.planned} mutants run before "
+                   "Ctrl-C" if self.planned is not None else None)
         lines = [
             f"{self.title}: {s.path}: {self.generated} mutants{sampled}",
+            *([stopped] if stopped else []),
             f"tests: {self.tests}; a mutant is stopped after {s.max_decisions:,} decisions or {s.timeout:g} s",
             f"refused by the checker: {self.count('refused')}   run: {self.run}   "
             f"caught: {self.count('caught')} (endless: {self.count('caught', 'endless')}, "
@@ -102,7 +106,7 @@ class Report:
         s = self.settings
         return {
             "game": self.title, "rules": s.path, "generated": self.generated,
-            "sampled": len(self.results) if self.sample is not None and self.sample < self.generated else None,
+            "sampled": self.sample if self.sample is not None and self.sample < self.generated else None,
             "seed": self.seed, "tests": self.tests, "max_decisions": s.max_decisions, "timeout": s.timeout,
             "refused": self.count("refused"), "run": self.run, "caught": self.count("caught"),
             "endless": self.count("caught", "endless"), "timed_out": self.count("caught", "timeout"),
@@ -115,4 +119,5 @@ class Report:
                       for e, why in self.stale],
             "mutants": [r.as_json() for r in self.results],
             "seconds": round(self.seconds, 3), "jobs": self.jobs,
+            "interrupted": self.planned is not None, "planned": self.planned,
         }
