@@ -14,6 +14,8 @@ import ast as pyast
 import re
 from collections.abc import Callable, Iterator
 
+import attrs
+
 from .codegen import uses
 
 # A part worth naming: a comprehension, a call of a helper that scans a grid, or at least this
@@ -77,6 +79,8 @@ def costly_part(code: str) -> bool:
 
 
 def _costly(node: pyast.expr) -> bool:
+    """A part worth a name (see MIN_NODES and SCANS), never one drawing at random (each copy
+    draws anew)."""
     if not isinstance(node, (pyast.Call, pyast.ListComp, pyast.GeneratorExp, pyast.SetComp)):
         return False
     if "rand_" in pyast.unparse(node):
@@ -125,20 +129,33 @@ def share_repeated(code: str, fresh: Callable[[], str]) -> tuple[str, list[str]]
         return code, []
     boxes: list[str] = []
     done: set[str] = set()
+    facts = _Facts()
     for _ in range(MAX_SHARED):
-        found: dict[str, list[pyast.expr]] = {}
+        # Parts alike in kind, size and the names they read may be copies: only those are
+        # written out and compared (a large statement has thousands of parts, mostly unique).
+        alike: dict[tuple, list[pyast.expr]] = {}
         for node, outer in _occurrences(tree.body, frozenset(), boxes):
-            if _worth_sharing(node) and not _reads(node) & outer:
-                found.setdefault(_canonical(node), []).append(node)
-        repeated = [(sum(1 for _ in pyast.walk(nodes[0])), key) for key, nodes in found.items()
-                    if len(nodes) > 1 and key not in done]
+            fact = facts.of(node)
+            if fact.worth and not fact.reads & outer:
+                alike.setdefault((type(node), fact.size, fact.reads), []).append(node)
+        found: dict[str, list[pyast.expr]] = {}
+        sizes: dict[str, int] = {}
+        for (_kind, size, _reads), nodes in alike.items():
+            if len(nodes) > 1:
+                for node in nodes:
+                    key = facts.canonical(node)
+                    found.setdefault(key, []).append(node)
+                    sizes[key] = size
+        repeated = [(sizes[key], key) for key, nodes in found.items() if len(nodes) > 1 and key not in done]
         if not repeated:
             break
         _, key = min(repeated)  # the innermost first: the parts around it then read its box
         done.add(key)
         name = fresh()
         boxes.append(name)
-        tree = pyast.fix_missing_locations(_Share({id(n) for n in found[key]}, name).visit(tree))
+        share = _Share({id(n) for n in found[key]}, name)
+        tree = share.visit(tree)  # written out as text at the end: no locations needed
+        facts.forget(share.around)
     if not boxes:
         return code, []
     return pyast.unparse(tree), boxes
@@ -150,26 +167,99 @@ class _Share(pyast.NodeTransformer):
     def __init__(self, targets: set[int], name: str):
         self.targets = targets
         self.name = name
+        self.path: list[int] = []  # the nodes from the root down to the one visited
+        self.around: set[int] = set()  # the nodes holding a copy: their code is another now
 
     def visit(self, node: pyast.AST) -> pyast.AST:
         if id(node) in self.targets:
+            self.around.update(self.path)
             box, text = self.name, pyast.unparse(node)
             return pyast.parse(f"({box}[0] if {box} else shared({box}, {text}))", mode="eval").body
-        return super().visit(node)
+        self.path.append(id(node))
+        try:
+            return super().visit(node)
+        finally:
+            self.path.pop()
 
 
-def _worth_sharing(node: pyast.expr) -> bool:
+@attrs.frozen
+class _Fact:
+    """What share_repeated asks of a part, worked out from its children's facts."""
+
+    size: int  # syntax nodes
+    names: frozenset[str]  # every name in it
+    bound: frozenset[str]  # the names it binds itself (generators, `:=`, lambda arguments)
+    collects: bool  # it holds a comprehension or a scan of a grid
+    worth: bool = False  # see _worth_sharing
+
+    @property
+    def reads(self) -> frozenset[str]:
+        """The names it reads from around it."""
+        return self.names - self.bound
+
+
+class _Facts:
+    """Each part's facts, found once in one walk up from the leaves (a walk per part costs the
+    square of a large statement), kept until a copy inside the part is shared."""
+
+    def __init__(self) -> None:
+        # id -> (the node, kept alive so that no other node takes its id while it is here; ...)
+        self._facts: dict[int, tuple[pyast.AST, _Fact]] = {}
+        self._canonical: dict[int, tuple[pyast.AST, str]] = {}
+
+    def of(self, node: pyast.AST) -> _Fact:
+        known = self._facts.get(id(node))
+        if known is not None:
+            return known[1]
+        size, names, bound, collects = 1, set(), set(), False
+        if isinstance(node, pyast.Name):
+            names.add(node.id)
+        for child in pyast.iter_child_nodes(node):
+            sub = self.of(child)
+            size += sub.size
+            names |= sub.names
+            bound |= sub.bound
+            collects = collects or sub.collects
+        if isinstance(node, pyast.comprehension):
+            bound |= self.of(node.target).names
+        elif isinstance(node, pyast.NamedExpr):
+            bound.add(node.target.id)
+        elif isinstance(node, pyast.Lambda):
+            bound |= {a.arg for a in node.args.args}
+        scan = isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id in SCANS
+        collects = collects or scan or isinstance(node, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp,
+                                                         pyast.DictComp))
+        fact = _Fact(size, frozenset(names), frozenset(bound), collects)
+        fact = attrs.evolve(fact, worth=_worth_sharing(node, fact))
+        self._facts[id(node)] = (node, fact)
+        return fact
+
+    def canonical(self, node: pyast.AST) -> str:
+        known = self._canonical.get(id(node))
+        if known is None:
+            known = self._canonical[id(node)] = (node, _canonical(node))
+        return known[1]
+
+    def forget(self, ids: set[int]) -> None:
+        for i in ids:
+            self._facts.pop(i, None)
+            self._canonical.pop(i, None)
+
+
+def _worth_sharing(node: pyast.AST, fact: _Fact) -> bool:
     """A part that goes through a collection (a generator, a scan of a grid), not a cheap call
-    such as a range, nor an iterator (its copies are not one value)."""
-    if isinstance(node, pyast.GeneratorExp) or isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) \
-            and node.func.id in ITERATORS:
-        return False  # gone through once only: its copies are not one value
-    if any(not name.startswith("g_") for name in _bound_names(node)):
+    such as a range, nor an iterator (its copies are not one value). The same test as _costly's
+    (share_repeated leaves code that draws at random as it is), on the part's facts."""
+    if not isinstance(node, (pyast.Call, pyast.ListComp, pyast.SetComp)):
+        return False  # a generator is gone through once only: its copies are not one value
+    call = node.func.id if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) else None
+    if call in ITERATORS:
+        return False
+    if call not in SCANS and fact.size < MIN_NODES:
+        return False
+    if any(not name.startswith("g_") for name in fact.bound):
         return False  # generator names the compiler made fresh (one generator each) only
-    return _costly(node) and any(
-        isinstance(n, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp, pyast.DictComp))
-        or isinstance(n, pyast.Call) and isinstance(n.func, pyast.Name) and n.func.id in SCANS
-        for n in pyast.walk(node))
+    return fact.collects
 
 
 def _occurrences(node: pyast.AST, outer: frozenset, boxes: list[str]) -> Iterator[tuple[pyast.expr, frozenset]]:
@@ -192,11 +282,6 @@ def _occurrences(node: pyast.AST, outer: frozenset, boxes: list[str]) -> Iterato
         return
     for child in pyast.iter_child_nodes(node):
         yield from _occurrences(child, outer, boxes)
-
-
-def _reads(node: pyast.AST) -> set[str]:
-    """The names a part reads from around it (not those its own generators bind)."""
-    return _names(node) - _bound_names(node)
 
 
 def _canonical(node: pyast.AST) -> str:
