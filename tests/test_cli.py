@@ -80,6 +80,16 @@ def test_check_reports_file_line_column_and_caret(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("text", ["", "\n\n  # nothing but a comment\n"])
+def test_check_of_an_empty_file_names_the_file(tmp_path: Path, text: str) -> None:
+    empty = tmp_path / "empty.rules"
+    empty.write_text(text)
+    result = run("check", str(empty))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{empty}:1:1: error: the rules have no 'flow' block")
+    assert "<rules>" not in result.output
+
+
 def test_python_m_ruleforge_check() -> None:
     proc = subprocess.run([sys.executable, "-m", "ruleforge", "check", "games/hagakure.rules"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
