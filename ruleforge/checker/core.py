@@ -38,7 +38,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         self._player_var_writes: list[tuple[str, ast.Pos]] = []
         self._phases_checked: set[str] = set()  # phases checked at a call (in the caller's scope)
         self._phase_stack: list[str] = []
-        self._phase_cycle = False
+        self._no_inline_phases = False  # a phase cycle or chain too deep: check each phase alone
 
     def error(self, pos: ast.Pos, message: str, hint: str | None = None) -> None:
         diag = Diagnostic(pos, message, hint)
