@@ -4,6 +4,7 @@ and the pytest plugin share, so an example's numbers are the numbers the command
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,6 @@ def read_json(path: str | Path, what: str) -> Any:
     except RecursionError:
         raise GameError(f"{what} '{path}' nests lists or objects too deep to be read (no ruleforge "
                         "document nests more than a few levels)") from None
+    except ValueError:  # Python refuses to convert a whole number of thousands of digits
+        raise GameError(f"{what} '{path}' has a number of more than {sys.get_int_max_str_digits():,} "
+                        "digits, too long to be read") from None

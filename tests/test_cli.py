@@ -398,10 +398,19 @@ def test_json_inputs_that_are_no_document_get_one_line(tmp_path: Path) -> None:
     deep.write_text("[" * 100_000 + "]" * 100_000)
     pipe = tmp_path / "pipe.json"
     os.mkfifo(pipe)  # reading it would wait for ever
+    long = tmp_path / "long.json"  # a number longer than Python converts to an int
+    long.write_text('{"format": "ruleforge-state/1", "players": ' + "9" * 5000 + "}")
     for args, message in [
         (("score", "games/hagakure.rules", str(deep)), "nests lists or objects too deep to be read"),
         (("replay", str(pipe)), f"cannot read replay log '{pipe}': it is not a file"),
         (("replay", str(tmp_path)), "it is not a file"),
+        (("score", "games/hagakure.rules", str(long)), f"state file '{long}' has a number of more than "),
+        (("replay", str(long)), f"replay log '{long}' has a number of more than "),
+        (("test", "games/hagakure.rules", "--examples", str(long)), f"examples file '{long}' has a number of more "),
+        (("test", "games/hagakure.rules", "--examples", str(tmp_path)),
+         f"cannot read examples file '{tmp_path}': it is not a file"),
+        (("test", "games/hagakure.rules", "--examples", str(tmp_path / "none.json")),
+         f"cannot read examples file '{tmp_path / 'none.json'}': no such file"),
     ]:
         result = run(*args)
         assert result.exit_code == 1, args
