@@ -7,6 +7,7 @@ import contextlib
 import json
 import math
 import time
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -22,7 +23,6 @@ from ..rules import Rules
 from .common import (
     EXIT_INTERRUPTED,
     cell,
-    check_writable,
     err_console,
     fail,
     game_limits,
@@ -35,6 +35,7 @@ from .common import (
     resolve_players,
     write_atomic,
 )
+from .outputs import check_outputs
 
 
 def play_one(rules: Rules, players: int, seed: int, options: dict[str, Any], agents: str) -> Game:
@@ -230,14 +231,19 @@ def start_report(path: str | None) -> None:
     from ..balance.plots import figure_class
 
     figure_class()  # matplotlib is an optional extra: say so before playing
-    check_writable(path, "report")
+
+
+def rules_read(*rules: Rules) -> list[tuple[Path, str]]:
+    """The files behind `rules` (each file and the files it extends): no output may replace one."""
+    return [(path, "rules file") for r in rules for path in r.files]
 
 
 def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[str, Any] | None = None,
                  skill: dict[str, Any] | None = None) -> None:
-    from ..balance.report import write_report as write
+    """Written whole or not at all: Ctrl-C or a full disk leaves the earlier report as it was."""
+    from ..balance.report import render_report
 
-    write(path, summaries, comparison, skill)
+    write_atomic(path, render_report(summaries, comparison, skill), "report")
     click.echo(f"report: {path}", err=True)
 
 
@@ -269,9 +275,9 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
     rules = load_rules(file)
     options = parse_options(rules, option)
     batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips)
-    if records_path is not None:
-        check_writable(records_path, "records file")
     start_report(report)
+    check_outputs([(records_path, "records file", "--records"), (report, "report", "--report")],
+                  rules_read(rules))
     budgets = skill_budgets(skill)
     seed = 0 if seed is None else seed
     with game_limits(max_decisions, max_skips):
