@@ -222,7 +222,8 @@ def test_replay_reports_an_illegal_step(played: tuple[Result, Path, Path], tmp_p
     tampered.write_text(json.dumps(data))
     result = run("replay", str(tampered))
     assert result.exit_code == 1
-    assert f"step 10 of {len(data['steps'])}: {player} 'play 999' is not legal; legal: " in result.stderr
+    assert f"error: {tampered}: step 10 of {len(data['steps'])}: {player} 'play 999' is not legal; legal: " \
+        in result.stderr
     assert "identical" not in result.output and "Traceback" not in result.output
 
 

@@ -293,7 +293,7 @@ def test_resume_checks_every_step(tmp_path: Path) -> None:
     result = run("play", "--resume", str(log), "--agents", "random")
     assert result.exit_code == 1
     who = data["steps"][3]["player"]
-    assert f"error: step 4 of {len(data['steps'])}: {who} 'play 99' is not legal" in result.stderr
+    assert f"error: {log}: step 4 of {len(data['steps'])}: {who} 'play 99' is not legal" in result.stderr
 
 
 def test_play_needs_rules_or_resume() -> None:
@@ -419,7 +419,8 @@ def test_malformed_logs_name_the_field(tmp_path: Path, change: dict[str, Any], m
     for args in (("replay", str(log)), ("play", "--resume", str(log))):
         result = run(*args)
         assert result.exit_code == 1
-        assert result.stderr.startswith("error: ") and message in result.stderr
+        assert result.stderr.startswith("error: ")
+        assert message.replace("replay log: ", f"replay log '{log}': ") in result.stderr  # which file, and where
         assert "Traceback" not in result.output
 
 
