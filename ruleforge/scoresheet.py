@@ -122,9 +122,9 @@ def read_json(path: str | Path, what: str) -> Any:
     """A JSON document from a file, every way of failing (not a file, not text, not JSON,
     nested deeper than Python's parser goes) one GameError naming the file."""
     file = Path(path)
-    if file.exists() and not file.is_file():  # a folder, or a pipe that would wait for ever
-        raise GameError(f"cannot read {what} '{path}': it is not a file")
     try:
+        if file.exists() and not file.is_file():  # a folder, or a pipe that would wait for ever
+            raise GameError(f"cannot read {what} '{path}': it is not a file")
         text = file.read_text(encoding="utf-8-sig")
     except OSError as err:
         raise GameError(f"cannot read {what} '{path}': {err.strerror or err}") from None

@@ -418,6 +418,19 @@ def test_json_inputs_that_are_no_document_get_one_line(tmp_path: Path) -> None:
         assert message in result.stderr and "Traceback" not in result.output
 
 
+def test_a_path_too_long_for_the_system_is_one_clear_line(tmp_path: Path) -> None:
+    long = str(tmp_path / ("x" * 5000))  # longer than any file name the system allows
+    for args in [("score", HAGAKURE, long), ("replay", long), ("play", "--resume", long),
+                 ("play", HAGAKURE, "-q", "--log", long), ("play", HAGAKURE, "-q", "--save", long),
+                 ("simulate", HAGAKURE, "-n", "1", "--records", long), ("test", HAGAKURE, "--examples", long),
+                 ("mutate", long)]:
+        result = run(*args)
+        assert result.exit_code == 1, args
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("error: ") and "File name too long" in line, (args, line)
+        assert "internal error" not in line, (args, line)
+
+
 def test_check_plays_trial_games_unless_told_not_to() -> None:
     endless = "tests/synthetic/endless.rules"
     found = run("check", endless)
