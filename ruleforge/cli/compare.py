@@ -32,6 +32,7 @@ from .simulate import (
     spread_options,
     start_report,
     summary_of,
+    usable_jobs,
     write_report,
 )
 
@@ -128,6 +129,7 @@ def compare(file_a: str, file_b: str | None, games: int, players: int | None, se
     (the interval leaves out 0) or no evidence of change.
     """
     file_b = file_b or file_a
+    jobs = usable_jobs(jobs) if ray is None else jobs
     rules_a = load_rules(file_a)
     rules_b = rules_a if file_b == file_a else load_rules(file_b)
     n = common_players(rules_a, rules_b, file_a, file_b, players)

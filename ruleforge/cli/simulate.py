@@ -224,6 +224,17 @@ def spread_options(func: Any) -> Any:
                         help="Play in N processes; the results are the same as in one.")(func)
 
 
+def usable_jobs(jobs: int) -> int:
+    """At most one process per core: more play no faster, each costs memory, and a slip of the
+    keyboard (`--jobs 1000`) would start a thousand. Said on stderr when it happens."""
+    cores = runner.cores()
+    if jobs <= cores:
+        return jobs
+    click.echo(f"note: --jobs {jobs:,} is more than the {cores} core(s) this process may use: "
+               f"playing in {cores} process(es)", err=True)
+    return cores
+
+
 def start_report(path: str | None) -> None:
     """A report that cannot be written fails before any game is played."""
     if path is None:
@@ -273,6 +284,7 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
     end); Ctrl-C prints the summary of the games finished so far (exit status 130).
     """
     rules = load_rules(file)
+    jobs = usable_jobs(jobs) if ray is None else jobs
     options = parse_options(rules, option)
     batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips)
     start_report(report)
