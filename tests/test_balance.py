@@ -208,7 +208,7 @@ def test_more_jobs_than_cores_or_games_start_no_more_processes(monkeypatch: pyte
     for command in ("simulate", "compare"):
         result = run(command, HAGAKURE, "-n", "3", "--jobs", "1000", "--json")
         assert result.exit_code == 0, result.output
-        assert "note: --jobs 1,000 is more than the 2 core(s) this process may use: playing in 2 process(es)" \
+        assert "note: --jobs 1,000 is more than the 2 core(s) this process may use: using 2 process(es)" \
             in result.stderr
     assert started and max(started) == 2
     monkeypatch.setattr(runner, "cores", lambda: 64)

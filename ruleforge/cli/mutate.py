@@ -17,6 +17,7 @@ from ..mutation.command import Workspace, baseline, command_results
 from ..playthrough import playthrough
 from ..rules import Rules
 from .common import fail, guarded, load_rules
+from .simulate import usable_jobs
 
 DEFAULT_TESTS = ("the examples, the recorded playthroughs (ruleforge test) and a trial game per player count "
                  "(ruleforge check)")
@@ -58,7 +59,9 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
     place, its change and whether it plays any differently. See docs/testing.md.
     """
     if not Path(file).is_file():
-        _usage_error(f"cannot read rules file '{file}': no such file")
+        _usage_error(f"cannot read rules file '{file}': "
+                     + ("it is not a file" if Path(file).exists() else "no such file"))
+    jobs = usable_jobs(jobs)  # a worker per core at most: --test-command copies the folder for each
     chosen = _operators(operators)
     if test_command is not None and not test_command.strip():
         _usage_error("--test-command is empty")

@@ -231,7 +231,7 @@ def usable_jobs(jobs: int) -> int:
     if jobs <= cores:
         return jobs
     click.echo(f"note: --jobs {jobs:,} is more than the {cores} core(s) this process may use: "
-               f"playing in {cores} process(es)", err=True)
+               f"using {cores} process(es)", err=True)
     return cores
 
 
