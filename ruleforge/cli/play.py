@@ -123,11 +123,17 @@ def stop_signals() -> Iterator[None]:
             signal.signal(s, handler)
 
 
-def saved_note(writer: LogWriter) -> str:
-    """Where the game stopped is kept, and how to continue it."""
+class TooLong(CommandFailed):
+    """The game passed --max-decisions: its message already says after how many."""
+
+
+def saved_note(writer: LogWriter, counted: bool = False) -> str:
+    """Where the game stopped is kept, and how to continue it (`counted`: the message said
+    after how many decisions already)."""
     count = len(writer.steps)
     if writer.path is None:
-        return f" after {count} decisions (not saved: give --log FILE to keep a game you may want to continue)"
+        advice = "not saved: give --log FILE to keep a game you may want to continue"
+        return f"; {advice}" if counted else f" after {count:,} decisions ({advice})"
     return (f"; the game so far ({count} decisions) is saved in {writer.path}\n"
             f"continue it with: ruleforge play --resume {shlex.quote(writer.path)}")
 
@@ -167,7 +173,7 @@ class Session:
             self.show_log()
             problem = too_many_decisions(len(writer.steps))
             if problem:
-                fail(problem)
+                raise TooLong(problem)
             me = game.current_player
             assert me is not None
             human = me in self.humans
@@ -197,7 +203,7 @@ class Session:
             raise click.exceptions.Exit(code) from None
         except (AgentAbort, CommandFailed) as err:  # stopped at a decision: the state is whole
             writer.save()
-            fail(f"{err}{saved_note(writer)}")
+            fail(f"{err}{saved_note(writer, counted=isinstance(err, TooLong))}")
         except GameError as err:  # a rule failed half-way through a step: keep the steps, not the state
             writer.save()
             fail(f"{err}{saved_note(writer)}")
