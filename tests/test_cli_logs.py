@@ -129,6 +129,8 @@ def test_play_leaves_a_users_file_and_the_files_it_reads_alone(tmp_path: Path) -
         assert result.exit_code == 0, result.output
         assert log_of(log)["format"] == "ruleforge-log/2" and log_of(save)["format"] == "ruleforge-state/1"
         log.write_text("")
+    log.write_text(json.dumps({"steps": [], "note": "x" * 5000, "format": "ruleforge-log/2"}))  # keys reordered
+    assert run("play", str(variant), "-q", "--log", str(log)).exit_code == 0
 
 
 def test_resume_into_another_log_cannot_save_over_the_first(tmp_path: Path) -> None:

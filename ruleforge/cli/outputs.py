@@ -13,14 +13,15 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from .common import check_writable, fail
+from ..diagnostics import GameError
+from .common import check_writable, fail, read_json
 
 HEAD_BYTES = 4096  # how much of an existing file is read to recognise it
 
 # What the beginning of each kind of file ruleforge writes looks like.
 OURS = {
-    "log": re.compile(r'^\s*\{\s*"format"\s*:\s*"ruleforge-log/'),
-    "state": re.compile(r'^\s*\{\s*"format"\s*:\s*"ruleforge-state/'),
+    "log": re.compile(r'^\s*\{.*?"format"\s*:\s*"ruleforge-log/', re.S),
+    "state": re.compile(r'^\s*\{.*?"format"\s*:\s*"ruleforge-state/', re.S),
     "records file": re.compile(r'^\{"game":\d+,"seed":'),
     "report": re.compile(r"^<!DOCTYPE html>\s*<html[^>]*><head>.*?<title>[^<]*: balance report</title>", re.S),
 }
@@ -39,7 +40,15 @@ def written_by_ruleforge(path: str | Path, what: str) -> bool:
         return True  # nothing readable to lose; check_writable reports a path that cannot be written
     if not head.strip():
         return True
-    return bool(OURS[what].match(head.decode("utf-8", errors="replace")))
+    if OURS[what].match(head.decode("utf-8", errors="replace")):
+        return True
+    if what in ("log", "state"):  # edited by hand, its keys in another order: read it whole
+        try:
+            data = read_json(path, what)
+        except GameError:
+            return False
+        return isinstance(data, dict) and str(data.get("format", "")).startswith(f"ruleforge-{what}/")
+    return False
 
 
 def check_outputs(outputs: Iterable[tuple[str | None, str, str]],
