@@ -78,6 +78,11 @@ def cell_of(text: str) -> tuple[str, str] | None:
     return None
 
 
+def echoed(text: str, most: int = 60) -> str:
+    """What a person typed, as said back to them: a line pasted by mistake is not repeated whole."""
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 class Chooser:
     """One decision of one person: the labels and pieces of its legal actions, asked about
     through `ask` (a prompt -> an answer) and `say` (one line out)."""
@@ -151,12 +156,12 @@ class Chooser:
         (raises Back when the person goes back out of them)."""
         matches = self.distinct(pool[k] for k in words_match(text, [self.labels[i] for i in pool]))
         if not matches:
-            self.say(f"no legal action matches '{text}': please enter a number from 1 to {numbers}, "
+            self.say(f"no legal action matches '{echoed(text)}': please enter a number from 1 to {numbers}, "
                      "or an action's words (? for help)")
             return None
         if len(matches) == 1:
             return self.taken(matches[0])
-        self.say(f"{len(matches)} actions match '{text}' (b: back):")
+        self.say(f"{len(matches)} actions match '{echoed(text)}' (b: back):")
         if len(matches) <= STEP_THRESHOLD:  # `b` there raises Back to the caller, which shows its step again
             return self.taken(self.from_list(matches))
         return self.by_steps(matches)

@@ -27,6 +27,7 @@ class Limits:
     errors_shown: int = 50  # diagnostics printed; the rest are counted ("and 12 more")
     expression_depth: int = 90  # expressions in expressions (generated code nests 2 brackets a level; Python: 200)
     block_depth: int = 12  # statement blocks inside blocks (Python allows 20 in generated code)
+    phase_depth: int = 50  # phases calling phases, each inlined in its caller (Python recursion: 1000 frames)
     components: int = 100_000  # components of one game, all kinds together
     grid_cells: int = 10_000  # cells of one grid
     zones: int = 200_000  # zones of one game, every grid's cells counted

@@ -107,5 +107,5 @@ def too_deep_for_python(path: str) -> Diagnostic:
     return Diagnostic(
         ast.Pos(path, 0, 0),
         "the rules nest too deep for this Python (it ran out of recursion depth)",
-        "nest expressions and blocks less deeply, or lower RULEFORGE_MAX_EXPRESSION_DEPTH "
-        "and RULEFORGE_MAX_BLOCK_DEPTH if they were raised")
+        "nest expressions, blocks and phase calls less deeply, or lower RULEFORGE_MAX_EXPRESSION_DEPTH, "
+        "RULEFORGE_MAX_BLOCK_DEPTH and RULEFORGE_MAX_PHASE_DEPTH if they were raised")

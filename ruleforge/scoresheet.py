@@ -4,6 +4,7 @@ and the pytest plugin share, so an example's numbers are the numbers the command
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -121,9 +122,9 @@ def read_json(path: str | Path, what: str) -> Any:
     """A JSON document from a file, every way of failing (not a file, not text, not JSON,
     nested deeper than Python's parser goes) one GameError naming the file."""
     file = Path(path)
-    if file.exists() and not file.is_file():  # a folder, or a pipe that would wait for ever
-        raise GameError(f"cannot read {what} '{path}': it is not a file")
     try:
+        if file.exists() and not file.is_file():  # a folder, or a pipe that would wait for ever
+            raise GameError(f"cannot read {what} '{path}': it is not a file")
         text = file.read_text(encoding="utf-8-sig")
     except OSError as err:
         raise GameError(f"cannot read {what} '{path}': {err.strerror or err}") from None
@@ -137,3 +138,6 @@ def read_json(path: str | Path, what: str) -> Any:
     except RecursionError:
         raise GameError(f"{what} '{path}' nests lists or objects too deep to be read (no ruleforge "
                         "document nests more than a few levels)") from None
+    except ValueError:  # Python refuses to convert a whole number of thousands of digits
+        raise GameError(f"{what} '{path}' has a number of more than {sys.get_int_max_str_digits():,} "
+                        "digits, too long to be read") from None

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import multiprocessing.context
 import os
 import signal
 import statistics
@@ -18,6 +20,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from ruleforge.balance import runner
 from ruleforge.balance.intervals import (
     mean_interval,
     paired_difference,
@@ -179,7 +182,8 @@ def test_ties_first_player_and_rules_never_used(tmp_path: Path) -> None:
 # --- many processes ---------------------------------------------------------------------------
 
 
-def test_jobs_give_the_same_results_as_one_process(tmp_path: Path) -> None:
+def test_jobs_give_the_same_results_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "cores", lambda: 4)  # --jobs 3 is then 3 processes on any machine
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     args = (HAGAKURE, "-n", "23", "--players", "4", "--seed", "11", "--agents", "random,greedy")
     a = summary(*args, "--records", str(one))
@@ -190,6 +194,44 @@ def test_jobs_give_the_same_results_as_one_process(tmp_path: Path) -> None:
     table_one = run("simulate", *args).stdout.splitlines()
     table_two = run("simulate", *args, "--jobs", "3").stdout.splitlines()
     assert table_one[:-1] == table_two[:-1] and table_two[-1].endswith("games/s, 3 processes)")
+
+
+def test_more_jobs_than_cores_or_games_start_no_more_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "cores", lambda: 2)
+    started: list[int] = []
+    real_pool = multiprocessing.get_context("fork").Pool
+
+    def pool(self: Any, processes: int, **kwargs: Any) -> Any:
+        started.append(processes)
+        return real_pool(processes, **kwargs)
+    monkeypatch.setattr(multiprocessing.context.ForkContext, "Pool", pool)
+    for command in ("simulate", "compare"):
+        result = run(command, HAGAKURE, "-n", "3", "--jobs", "1000", "--json")
+        assert result.exit_code == 0, result.output
+        assert "note: --jobs 1,000 is more than the 2 core(s) this process may use: using 2 process(es)" \
+            in result.stderr
+    assert started and max(started) == 2
+    monkeypatch.setattr(runner, "cores", lambda: 64)
+    started.clear()
+    assert run("simulate", HAGAKURE, "-n", "3", "--jobs", "50").exit_code == 0
+    assert started == [3]  # one process per chunk of games at most
+
+
+def test_a_batch_of_countless_games_starts_without_listing_them() -> None:
+    """The seeds are made as they are played: 10**30 games start at once, in little memory."""
+    script = f"""
+import itertools, resource
+resource.setrlimit(resource.RLIMIT_AS, (2 * 1024 ** 3, 2 * 1024 ** 3))
+from ruleforge.balance import runner
+batch = runner.Batch(path={HAGAKURE!r}, players=3, options={{}}, agents="random,random,random")
+for jobs in (1, 2):
+    got = list(itertools.islice(runner.outcomes(batch, 0, 10 ** 30, jobs), 3))
+    assert [kind for kind, _ in got] == ["record"] * 3, got
+print("ok")
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.stdout == "ok\n", proc.stderr[-2000:]
 
 
 def test_failed_games_with_jobs_are_reported_in_seed_order() -> None:

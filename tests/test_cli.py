@@ -80,6 +80,16 @@ def test_check_reports_file_line_column_and_caret(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("text", ["", "\n\n  # nothing but a comment\n"])
+def test_check_of_an_empty_file_names_the_file(tmp_path: Path, text: str) -> None:
+    empty = tmp_path / "empty.rules"
+    empty.write_text(text)
+    result = run("check", str(empty))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{empty}:1:1: error: the rules have no 'flow' block")
+    assert "<rules>" not in result.output
+
+
 def test_python_m_ruleforge_check() -> None:
     proc = subprocess.run([sys.executable, "-m", "ruleforge", "check", "games/hagakure.rules"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -212,7 +222,8 @@ def test_replay_reports_an_illegal_step(played: tuple[Result, Path, Path], tmp_p
     tampered.write_text(json.dumps(data))
     result = run("replay", str(tampered))
     assert result.exit_code == 1
-    assert f"step 10 of {len(data['steps'])}: {player} 'play 999' is not legal; legal: " in result.stderr
+    assert f"error: {tampered}: step 10 of {len(data['steps'])}: {player} 'play 999' is not legal; legal: " \
+        in result.stderr
     assert "identical" not in result.output and "Traceback" not in result.output
 
 
@@ -388,14 +399,36 @@ def test_json_inputs_that_are_no_document_get_one_line(tmp_path: Path) -> None:
     deep.write_text("[" * 100_000 + "]" * 100_000)
     pipe = tmp_path / "pipe.json"
     os.mkfifo(pipe)  # reading it would wait for ever
+    long = tmp_path / "long.json"  # a number longer than Python converts to an int
+    long.write_text('{"format": "ruleforge-state/1", "players": ' + "9" * 5000 + "}")
     for args, message in [
         (("score", "games/hagakure.rules", str(deep)), "nests lists or objects too deep to be read"),
         (("replay", str(pipe)), f"cannot read replay log '{pipe}': it is not a file"),
         (("replay", str(tmp_path)), "it is not a file"),
+        (("score", "games/hagakure.rules", str(long)), f"state file '{long}' has a number of more than "),
+        (("replay", str(long)), f"replay log '{long}' has a number of more than "),
+        (("test", "games/hagakure.rules", "--examples", str(long)), f"examples file '{long}' has a number of more "),
+        (("test", "games/hagakure.rules", "--examples", str(tmp_path)),
+         f"cannot read examples file '{tmp_path}': it is not a file"),
+        (("test", "games/hagakure.rules", "--examples", str(tmp_path / "none.json")),
+         f"cannot read examples file '{tmp_path / 'none.json'}': no such file"),
     ]:
         result = run(*args)
         assert result.exit_code == 1, args
         assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_a_path_too_long_for_the_system_is_one_clear_line(tmp_path: Path) -> None:
+    long = str(tmp_path / ("x" * 5000))  # longer than any file name the system allows
+    for args in [("score", HAGAKURE, long), ("replay", long), ("play", "--resume", long),
+                 ("play", HAGAKURE, "-q", "--log", long), ("play", HAGAKURE, "-q", "--save", long),
+                 ("simulate", HAGAKURE, "-n", "1", "--records", long), ("test", HAGAKURE, "--examples", long),
+                 ("mutate", long)]:
+        result = run(*args)
+        assert result.exit_code == 1, args
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("error: ") and "File name too long" in line, (args, line)
+        assert "internal error" not in line, (args, line)
 
 
 def test_check_plays_trial_games_unless_told_not_to() -> None:

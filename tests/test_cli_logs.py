@@ -108,6 +108,41 @@ def test_log_and_save_must_differ_and_spare_the_rules(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.rules"]
 
 
+def test_play_leaves_a_users_file_and_the_files_it_reads_alone(tmp_path: Path) -> None:
+    base, variant = tmp_path / "base.rules", tmp_path / "variant.rules"
+    shutil.copy(HAGAKURE, base)
+    variant.write_text('extends "base.rules"\ngame "Hagakure, again"\n', encoding="utf-8")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    for flag in ("--log", "--save"):
+        result = run("play", str(variant), "-q", flag, str(notes))
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        what = "log" if flag == "--log" else "state"
+        assert result.stderr == (f"error: {flag} '{notes}': the file exists and is not a {what} written by "
+                                 "ruleforge; it is left as it is (remove it, or choose another name)\n")
+        result = run("play", str(variant), "-q", flag, str(base))  # the file the variant extends
+        assert result.exit_code == 1 and f"would overwrite the rules file '{base}'" in result.stderr
+    assert notes.read_text() == "my notes\n" and base.read_text() == Path(HAGAKURE).read_text()
+    log, save = tmp_path / "log.json", tmp_path / "state.json"
+    for _ in range(2):  # a log and a state written by ruleforge, or empty files, are replaced
+        result = run("play", str(variant), "-q", "--log", str(log), "--save", str(save))
+        assert result.exit_code == 0, result.output
+        assert log_of(log)["format"] == "ruleforge-log/2" and log_of(save)["format"] == "ruleforge-state/1"
+        log.write_text("")
+    log.write_text(json.dumps({"steps": [], "note": "x" * 5000, "format": "ruleforge-log/2"}))  # keys reordered
+    assert run("play", str(variant), "-q", "--log", str(log)).exit_code == 0
+
+
+def test_resume_into_another_log_cannot_save_over_the_first(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    assert human_game(first, 2).exit_code != 0
+    kept = first.read_text()
+    result = run("play", "--resume", str(first), "--log", str(second), "--save", str(first), "--agents", "random")
+    assert result.exit_code == 1
+    assert f"the state '{first}' would overwrite the log resumed from '{first}'" in result.stderr
+    assert first.read_text() == kept and not second.exists()
+
+
 # --- the log is written as the game goes ---------------------------------------------------------
 
 
@@ -260,7 +295,7 @@ def test_resume_checks_every_step(tmp_path: Path) -> None:
     result = run("play", "--resume", str(log), "--agents", "random")
     assert result.exit_code == 1
     who = data["steps"][3]["player"]
-    assert f"error: step 4 of {len(data['steps'])}: {who} 'play 99' is not legal" in result.stderr
+    assert f"error: {log}: step 4 of {len(data['steps'])}: {who} 'play 99' is not legal" in result.stderr
 
 
 def test_play_needs_rules_or_resume() -> None:
@@ -386,7 +421,8 @@ def test_malformed_logs_name_the_field(tmp_path: Path, change: dict[str, Any], m
     for args in (("replay", str(log)), ("play", "--resume", str(log))):
         result = run(*args)
         assert result.exit_code == 1
-        assert result.stderr.startswith("error: ") and message in result.stderr
+        assert result.stderr.startswith("error: ")
+        assert message.replace("replay log: ", f"replay log '{log}': ") in result.stderr  # which file, and where
         assert "Traceback" not in result.output
 
 

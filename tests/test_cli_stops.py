@@ -210,6 +210,14 @@ def test_max_decisions_stops_play_and_keeps_the_log(tmp_path: Path) -> None:
     assert run("replay", str(log)).exit_code == 0
 
 
+def test_max_decisions_without_a_log_says_the_count_once() -> None:
+    result = run("play", HAGAKURE, "-q", "--max-decisions", "5")
+    assert result.exit_code == 1
+    assert result.stderr == ("error: the game has not ended after 5 decisions (limit decisions_per_game = 5; raise "
+                             "it with RULEFORGE_MAX_DECISIONS_PER_GAME, or --max-decisions); not saved: give --log "
+                             "FILE to keep a game you may want to continue\n")
+
+
 def test_limit_flags_are_in_force_during_the_game_only(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: set[tuple[int, int]] = set()
     real = RandomAgent.choose

@@ -147,6 +147,38 @@ def test_the_block_limit_can_be_raised() -> None:
     assert errors_of(nested_ifs(12))
 
 
+# --- phases calling phases ---------------------------------------------------------------
+
+PICK = (Path(__file__).parent / "synthetic" / "pick.rules").read_text(encoding="utf-8")
+
+
+def phase_chain(tmp_path: Path, count: int) -> Path:
+    """Pick whose flow calls phase p1, which calls p2, ... down to p`count`."""
+    chain = "".join(f"phase p{i} {{ p{i + 1} }}\n" for i in range(1, count)) + f"phase p{count} {{ }}\n"
+    path = tmp_path / "chain.rules"
+    path.write_text(PICK.replace("flow {\n", "flow {\n  p1\n") + chain, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("count", [51, 1000, 20_000])
+def test_phases_nested_past_the_limit_are_reported_at_the_call(tmp_path: Path, count: int) -> None:
+    path = phase_chain(tmp_path, count)
+    with pytest.raises(RulesError) as caught:
+        ruleforge.load(path)
+    [d] = caught.value.diagnostics
+    assert d.message == ("phases nested too deep: 'p51' is called inside 50 phases, each called by the one "
+                         "before (limit phase_depth = 50; raise it with RULEFORGE_MAX_PHASE_DEPTH)")
+    line = PICK.count("\n") + 1 + 50  # the flow's added line, then p1 ... p50
+    assert (d.pos.file, d.pos.line, d.pos.column) == (str(path), line, len("phase p50 { ") + 1)
+
+
+def test_a_chain_of_phases_at_the_limit_checks_and_plays(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["check", str(phase_chain(tmp_path, 50))])
+    assert result.exit_code == 0, result.output
+    with raised(phase_depth=49):
+        assert CliRunner().invoke(main, ["check", str(phase_chain(tmp_path, 50))]).exit_code == 1
+
+
 def test_replace_cannot_nest() -> None:
     [d] = errors_of("replace " * 5000 + "var y: int = 0\n")
     assert (d.message, d.pos.column) == ("unexpected 'replace'", 9)

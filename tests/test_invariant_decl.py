@@ -92,4 +92,4 @@ def test_bad_nakasendo_positions_are_one_error_line(tmp_path: Path, rows: dict, 
     assert result.exit_code == 1
     assert result.stdout == ""
     (shown,) = result.stderr.splitlines()
-    assert shown.startswith(line)
+    assert shown.startswith(line.replace("error: position: ", f"error: {path}: position: "))

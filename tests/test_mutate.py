@@ -214,6 +214,7 @@ def test_original_must_pass_its_tests(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["nowhere.rules"], "error: cannot read rules file 'nowhere.rules': no such file"),
+    (["tests"], "error: cannot read rules file 'tests': it is not a file"),
     ([RULES, "--operators", "frobnicate"], "error: --operators: no operator 'frobnicate'; operators: "
                                            + ", ".join(OPERATORS)),
     ([RULES, "--test-command", " "], "error: --test-command is empty"),
@@ -222,6 +223,17 @@ def test_bad_input_is_one_line_and_status_2(args: list[str], message: str) -> No
     result = run("mutate", *args)
     assert result.exit_code == 2
     assert result.stderr == message + "\n"
+
+
+def test_more_jobs_than_cores_run_one_worker_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ruleforge.balance import runner
+
+    monkeypatch.setattr(runner, "cores", lambda: 2)
+    result = run("mutate", RULES, "--sample", "3", "--hint-seeds", "0", "--jobs", "1000", "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ("note: --jobs 1,000 is more than the 2 core(s) this process may use: "
+                             "using 2 process(es)\n")
+    assert json.loads(result.stdout)["jobs"] == 2
 
 
 def test_bad_flag_values_are_refused_by_click() -> None:

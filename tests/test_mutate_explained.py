@@ -99,6 +99,16 @@ def test_a_survivors_file_that_cannot_be_read(tmp_path: Path) -> None:
     (tmp_path / "mutants.mutants.json").write_text('{"format": "ruleforge-mutants/1", "survivors": [', "utf-8")
     ran = mutate(rules)
     assert ran.exit_code == 1 and f"{where}: cannot read it" in ran.output
+    for text, why in [("[" * 100_000 + "]" * 100_000, "it nests lists or objects too deep"),
+                      ('{"format": ' + "9" * 5000 + "}", "it has a number too long to be read")]:
+        where.write_text(text, "utf-8")
+        ran = mutate(rules)
+        assert ran.exit_code == 1 and f"error: {where}: cannot read it: {why}" in ran.output, ran.output
+    where.unlink()
+    where.mkdir()  # a folder in its place is no "no reasons written"
+    ran = mutate(rules)
+    assert ran.exit_code == 1 and f"error: {where}: cannot read it: it is not a file" in ran.output
+    where.rmdir()
     folder(tmp_path, [{**EQUIVALENT_ZERO, "reason": "because"}])
     assert "the reason must start with 'equivalent:', 'unreachable:', 'left on purpose:'" in mutate(rules).output
 

@@ -824,7 +824,7 @@ BAD_POSITIONS: list[tuple[Any, str]] = [
      "Monk, Horseman, Ronin, Ninja, Fort, Torii, RiceField, Banner, Traveller, Ryokan"),
     ({"format": POSITION, "players": 2, "vars": {"score(P3)": 1}},
      "error: position: vars: score(P3): no seat P3 in a 2-player game"),
-    ({"format": POSITION, "players": 3}, "error: Naishi is for 2 players, not 3"),
+    ({"format": POSITION, "players": 3}, "bad.json: Naishi is for 2 players, not 3"),
     ({"format": POSITION, "players": "2"}, "error: position: players: must be a number"),
     ({"format": POSITION, "players": 2, "seed": "x"}, "error: position: seed: must be a whole number"),
     ({"format": POSITION, "players": 2, "zones": {"board(P1)": []}}, "error: position: board(P1): no such zone"),
@@ -862,11 +862,11 @@ def test_score_rejects_bad_positions(tmp_path: Path, data: Any, message: str) ->
     assert result.stdout == ""
     err = result.stderr.strip()
     assert len(err.splitlines()) == 1 and err.startswith("error: ") and "internal error" not in err, err
-    assert message in err
+    assert message.replace("error: position: ", f"error: {path}: position: ") in err
     if isinstance(data, dict) and data.get("format") == POSITION:  # the Python API raises the same
         with pytest.raises(ruleforge.GameError) as info:
             RULES.position(data)
-        assert f"error: {info.value}" == err
+        assert f"error: {path}: {info.value}" == err  # the command names the file too
 
 
 def test_score_still_scores_saved_states(tmp_path: Path) -> None:

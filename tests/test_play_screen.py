@@ -127,6 +127,10 @@ def test_small_decisions_keep_the_numbered_list() -> None:
     assert "P3 [1-6]> " in script.shown
     assert any(line.startswith("no legal action matches 'x': please enter a number from 1 to 6")
                for line in script.shown)
+    pasted = Script("zz " * 2000, "1")  # a long line pasted by mistake is not said back whole
+    assert pasted.choose(game) == game.legal_labels()[0]
+    [said] = [line for line in pasted.shown if line.startswith("no legal action matches")]
+    assert said.startswith("no legal action matches '" + ("zz " * 19)[:57] + "...': please enter") and len(said) < 200
 
 
 def test_step_by_step_action_then_each_parameter() -> None:

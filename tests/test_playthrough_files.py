@@ -129,6 +129,33 @@ def test_record_refusals(tmp_path: Path, extra: list[str], message: str) -> None
     assert lone.exit_code == 1 and "error: --update goes with --record" in lone.output
 
 
+def test_record_where_a_file_or_folder_is_in_the_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy_game(tmp_path, "naishi", records=False)
+    args = ("playthrough", "naishi.rules", "--seed", "3", "--record")
+    folder = tmp_path / "naishi.playthroughs"
+    folder.write_text("not a folder")
+    result = run(*args, cwd=tmp_path)
+    assert result.output == ("error: cannot write 'naishi.playthroughs/2p-seed3.txt': 'naishi.playthroughs' is "
+                             "a file, not a folder\n")
+    folder.unlink()
+    (folder / "2p-seed3.txt").mkdir(parents=True)
+    result = run(*args, cwd=tmp_path)
+    assert result.output == "error: cannot read 'naishi.playthroughs/2p-seed3.txt': Is a directory\n"
+    (folder / "2p-seed3.txt").rmdir()
+    (folder / "bad.txt").write_bytes(b"\xff\xfe")
+    result = run("test", "naishi.rules", "-k", "playthrough", cwd=tmp_path)
+    assert "error: cannot read playthrough 'naishi.playthroughs/bad.txt': it is not UTF-8 text (byte 0 cannot be " \
+           "read)" in result.output
+    (folder / "bad.txt").unlink()
+
+    def stopped(*_args: Any, **_kwargs: Any) -> None:
+        raise KeyboardInterrupt  # Ctrl-C while the record is written
+    monkeypatch.setattr(os, "fsync", stopped)
+    result = run(*args, cwd=tmp_path)
+    assert result.exit_code == 130
+    assert list(folder.iterdir()) == []  # no half record, no temporary file
+
+
 def test_agents_and_options_are_recorded_and_replayed(tmp_path: Path) -> None:
     shutil.copy(ROOT / "tests" / "synthetic" / "options.rules", tmp_path / "options.rules")
     result = run("playthrough", "options.rules", "--players", "2", "--seed", "2", "--agents", "random,greedy",

@@ -162,7 +162,7 @@ def test_bad_positions(tmp_path: Path, zones: dict[str, Any], message: str) -> N
     path.write_text(json.dumps(data))
     result = run("score", STACKS, path)
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr == f"error: {info.value}\n"
+    assert result.stderr == f"error: {path}: {info.value}\n"  # the file, then the place in it
 
 
 JUNK: list[Any] = ["junk", "", {"a": 1}, {"label": None}, 10**30, -5, True, None, [[[["x"]]]], 2.5, [], [None]]
@@ -275,39 +275,41 @@ def _naishi_grid(line: list[str]) -> list[list[str]]:
 
 # What each error line of the doc comes from: (rules, position or None for the example, extra arguments).
 DOC_ERRORS: dict[str, tuple[Path, dict[str, Any] | None, list[str]]] = {
-    'error: position: territory(P1): a grid is 2 rows of 5 cells (or {"at": [row, column], "rows": ...} '
+    'error: bad.json: position: territory(P1): a grid is 2 rows of 5 cells (or {"at": [row, column], "rows": ...} '
     'for a part); this one has 1 row': (NAISHI, position({"territory(P1)": [M5]}), []),
-    "error: position: territory(P1)[1,1] 'Mountan': no component has this label; did you mean 'Mountain'?":
+    "error: bad.json: position: territory(P1)[1,1] 'Mountan': no component has this label; did you mean 'Mountain'?":
         (NAISHI, position({"territory(P1)": _naishi_grid(["Mountan", *M5[1:]])}), []),
-    "error: position: territory(P2)[1,3] copy: 'Nasihi' is not one of Mountain, Naishi, Advisor, Sentinel, "
+    "error: bad.json: position: territory(P2)[1,3] copy: 'Nasihi' is not one of Mountain, Naishi, Advisor, Sentinel, "
     "Monk, Horseman, Ronin, Ninja, Fort, Torii, RiceField, Banner, Traveller, Ryokan":
         (NAISHI, position({}, props={"territory(P2)[1,3]": {"copy": "Nasihi"}}), []),
-    "error: position: vars: score(P3): no seat P3 in a 2-player game":
+    "error: bad.json: position: vars: score(P3): no seat P3 in a 2-player game":
         (NAISHI, position({}, vars={"score(P3)": 1}), []),
-    "error: position: board(P1)[4,4] #2 'snoww': no property of this name; properties: flipped, snow, bears":
+    "error: bad.json: position: board(P1)[4,4] #2 'snoww': no property of this name; properties: flipped, snow, bears":
         (STACKS, position(_at_44({"label": "Light", "snoww": 1})), []),
-    "error: position: board(P1)[4,4] #2 snow: 'lots' does not fit its type, int":
+    "error: bad.json: position: board(P1)[4,4] #2 snow: 'lots' does not fit its type, int":
         (STACKS, position(_at_44({"label": "Light", "snow": "lots"})), []),
-    "error: position: board(P1): rows from [3,2] reach row 8; the grid has 7 rows":
+    "error: bad.json: position: board(P1): rows from [3,2] reach row 8; the grid has 7 rows":
         (STACKS, position({"board(P1)": {"at": [3, 2], "rows": [["Light"]] * 6}}), []),
-    "error: position: board(P1): row 4 from [3,2] reaches column 9; the grid has 7 columns":
+    "error: bad.json: position: board(P1): row 4 from [3,2] reaches column 9; the grid has 7 columns":
         (STACKS, position({"board(P1)": {"at": [3, 2], "rows": [[], ["Light"] * 8]}}), []),
-    'error: position: tray(P1) #1: a component written as an object needs its "label": a label or '
+    'error: bad.json: position: tray(P1) #1: a component written as an object needs its "label": a label or '
     '{"label": "...", "property": value}': (STACKS, position({"tray(P1)": [{"bright": True}]}), []),
-    "error: position: tray(P1) #2 'Chip2': no component has this label; did you mean 'Chip 2'?":
+    "error: bad.json: position: tray(P1) #2 'Chip2': no component has this label; did you mean 'Chip 2'?":
         (STACKS, position({"tray(P1)": ["Chip 1", "Chip2"]}), []),
     "error: no scoring named 'tallly'; the scorings of Stacks: tally, points (final)":
         (STACKS, None, ["--scoring", "tallly"]),
 }
 
 
-def test_every_error_line_of_the_doc_is_what_the_command_prints(tmp_path: Path) -> None:
+def test_every_error_line_of_the_doc_is_what_the_command_prints(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     shown = re.findall(r"^error: .*$", DOC.read_text(encoding="utf-8"), re.M)
     assert sorted(shown) == sorted(DOC_ERRORS)
+    monkeypatch.chdir(tmp_path)  # the file is named as typed: bad.json
     for line, (rules, data, extra) in DOC_ERRORS.items():
-        path = EXAMPLE
+        path: Path | str = EXAMPLE
         if data is not None:
-            path = tmp_path / "bad.json"
-            path.write_text(json.dumps(data))
+            path = "bad.json"
+            Path(path).write_text(json.dumps(data))
         result = run("score", rules, path, *extra)
         assert (result.exit_code, result.stdout, result.stderr) == (1, "", line + "\n"), line

@@ -4,6 +4,7 @@ report that cannot be written (no matplotlib, a bad path) stops the command befo
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -55,6 +56,37 @@ def test_an_unwritable_report_fails_first(tmp_path: Path, monkeypatch: pytest.Mo
     assert result.exit_code == 1
     assert result.output.startswith("error: ") and "report" in result.output
     assert "Traceback" not in result.output
+
+
+def test_simulate_and_compare_leave_the_rules_and_a_users_file_alone(tmp_path: Path) -> None:
+    rules = tmp_path / "pick.rules"
+    shutil.copy(ROOT / "tests" / "synthetic" / "pick.rules", rules)
+    text = rules.read_text()
+    notes = tmp_path / "notes.html"
+    notes.write_text("<p>my page</p>\n")
+    same = str(tmp_path / "same.out")
+    for args, message in [
+        (("simulate", str(rules), "--records", str(rules)),
+         f"the records file '{rules}' would overwrite the rules file"),
+        (("simulate", str(rules), "--report", str(rules)), f"the report '{rules}' would overwrite the rules file"),
+        (("compare", str(rules), "--report", str(rules)), f"the report '{rules}' would overwrite the rules file"),
+        (("simulate", str(rules), "--report", same, "--records", same), "--records and --report name the same file"),
+        (("simulate", str(rules), "--report", str(notes)),
+         f"--report '{notes}': the file exists and is not a report written by ruleforge"),
+        (("compare", str(rules), "--report", str(notes)), "is not a report written by ruleforge"),
+        (("simulate", str(rules), "--records", str(notes)), "is not a records file written by ruleforge"),
+    ]:
+        result = run(*args, "-n", "3")
+        assert result.exit_code == 1 and message in result.output, (args, result.output)
+        assert "games/s" not in result.output  # refused before any game
+    assert rules.read_text() == text and notes.read_text() == "<p>my page</p>\n"
+    assert not Path(same).exists()
+    report, records = tmp_path / "r.html", tmp_path / "r.jsonl"
+    for command in ("simulate", "compare", "simulate"):  # ruleforge's own outputs are brought up to date
+        more = ("--records", str(records)) if command == "simulate" else ()
+        result = run(command, str(rules), "-n", "3", "--report", str(report), *more)
+        assert result.exit_code == 0, result.output
+    assert len(records.read_text().splitlines()) == 3 and "balance report" in report.read_text()
 
 
 def test_a_skill_trace_goes_to_the_json_the_table_and_the_report(tmp_path: Path,

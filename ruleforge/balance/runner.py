@@ -10,7 +10,9 @@ the machines of a cluster need no copy of the files).
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
+import os
 import signal
 import tempfile
 from collections.abc import Iterator
@@ -115,6 +117,14 @@ def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:
     return out
 
 
+def cores() -> int:
+    """The cores this process may run on (its affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def chunk_size(games: int, jobs: int) -> int:
     """Chunks small enough to share the work out evenly and show progress, large enough that
     sending them costs little."""
@@ -124,26 +134,35 @@ def chunk_size(games: int, jobs: int) -> int:
 def outcomes(batch: Batch, first_seed: int, games: int, jobs: int = 1, ray: str | None = None) -> Iterator[Outcome]:
     """Each game's outcome in seed order (game i has seed first_seed + i − 1), played in `jobs`
     processes, or on a Ray cluster (`ray`: its address; "" starts one on this machine). Close
-    the iterator (or let Ctrl-C through) to stop the workers."""
-    pairs = [(i + 1, first_seed + i) for i in range(games)]
+    the iterator (or let Ctrl-C through) to stop the workers.
+
+    The seeds are made as they are played, never listed whole: a batch of billions of games
+    (stopped with Ctrl-C) takes no more memory than one of a hundred."""
     if ray is not None:
         if not batch.sources:  # the machines of a cluster get the files' text, not their paths
             main, texts = carried_sources(rules_for(batch.path))
             batch = attrs.evolve(batch, path=main, sources=texts)
-        yield from _ray_outcomes(batch, pairs, ray)
+        yield from _ray_outcomes(batch, [(i + 1, first_seed + i) for i in range(games)], ray)
         return
     if jobs <= 1:
-        for pair in pairs:
-            yield from play_chunk(batch, [pair])
+        for i in range(games):
+            yield from play_chunk(batch, [(i + 1, first_seed + i)])
         return
     size = chunk_size(games, jobs)
-    chunks = [pairs[i:i + size] for i in range(0, games, size)]
+    count = -(-games // size)
+    chunks = ([(i + 1, first_seed + i) for i in range(start, min(start + size, games))]
+              for start in range(0, games, size))
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(jobs, initializer=_ignore_interrupts)
+    pool = context.Pool(min(jobs, count), initializer=_ignore_interrupts)  # no process without a chunk
+    window = jobs * 16  # chunks handed to the pool at a time: its feeder would otherwise take them all
     try:
-        for results in pool.imap(_play_chunk_args, [(batch, chunk) for chunk in chunks]):
-            yield from results
+        while True:
+            handed = [(batch, chunk) for chunk in itertools.islice(chunks, window)]
+            if not handed:
+                break
+            for results in pool.imap(_play_chunk_args, handed):
+                yield from results
         pool.close()
     finally:
         pool.terminate()

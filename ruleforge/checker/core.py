@@ -38,7 +38,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         self._player_var_writes: list[tuple[str, ast.Pos]] = []
         self._phases_checked: set[str] = set()  # phases checked at a call (in the caller's scope)
         self._phase_stack: list[str] = []
-        self._phase_cycle = False
+        self._no_inline_phases = False  # a phase cycle or chain too deep: check each phase alone
 
     def error(self, pos: ast.Pos, message: str, hint: str | None = None) -> None:
         diag = Diagnostic(pos, message, hint)
@@ -80,7 +80,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         # checked on its own.
         self.check_phase_cycles()
         if self.model.flow is None:
-            self.error(ast.Pos(self._main_file(), 1, 1), "the rules have no 'flow' block",
+            self.error(ast.Pos(self.main_file(), 1, 1), "the rules have no 'flow' block",
                        "add 'flow { ... }' saying how a game runs")
         else:
             self.check_block(self.model.flow.body, Scope())
@@ -112,8 +112,11 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
                            "add the points as an item of a scoring block instead")
         return self.model
 
-    def _main_file(self) -> str:
-        return self.decls[0].pos.file if self.decls else "<rules>"
+    def main_file(self) -> str:
+        """The file being checked, even when it declares nothing (an empty file)."""
+        if self.decls:
+            return self.decls[0].pos.file
+        return next(iter(self.sources), "<rules>")
 
 
 
@@ -122,6 +125,6 @@ def check(decls: list[ast.Decl], sources: dict[str, str] | None = None) -> Check
     try:
         checker.run()
     except RecursionError:  # nesting within raised limits, but beyond this Python's stack
-        checker.errors.append(too_deep_for_python(checker._main_file()))
+        checker.errors.append(too_deep_for_python(checker.main_file()))
     return checker
 

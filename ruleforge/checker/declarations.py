@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import ast, sizes
 from ..diagnostics import Diagnostic
+from ..limits import LIMITS, describe
 from ..model import (
     ANY,
     COMP,
@@ -365,29 +366,55 @@ class DeclarationChecks:
         return ANY
 
     def check_phase_cycles(self) -> None:
+        """Refuse a phase that calls itself, or phases calling phases deeper than
+        `LIMITS.phase_depth`: both would recurse without end, or past Python's recursion
+        limit, where each call is checked and compiled inside its caller."""
+
         def calls(body, out):
             for s in body:
                 if isinstance(s, ast.CallPhase):
-                    out.append(s.name)
+                    out.append(s)
                 for sub in sub_blocks(s):
                     calls(sub, out)
             return out
 
         graph = {n: calls(p.body, []) for n, p in self.model.phases.items()}
-        state: dict[str, int] = {}
-
-        def visit(n: str) -> None:
-            state[n] = 1
-            for m in graph.get(n, []):
-                if state.get(m) == 1:
-                    self._phase_cycle = True
-                    self.error(self.model.phases[n].pos, f"phase '{n}' calls itself through '{m}'",
+        state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+        height: dict[str, int] = {}  # the most phases nested from this one down, itself included
+        for start in graph:
+            if state.get(start):
+                continue
+            # depth first with a stack of its own: a chain of thousands of phases calling the
+            # next must be reported, not run out of Python's recursion depth here
+            state[start] = 1
+            stack = [(start, iter(graph[start]))]
+            while stack:
+                n, callees = stack[-1]
+                call = next(callees, None)
+                if call is None:
+                    state[n] = 2
+                    height[n] = 1 + max((height.get(c.name, 0) for c in graph[n]), default=0)
+                    stack.pop()
+                elif state.get(call.name) == 1:
+                    self._no_inline_phases = True
+                    self.error(self.model.phases[n].pos, f"phase '{n}' calls itself through '{call.name}'",
                                "use a loop instead of recursion")
-                elif m in graph and not state.get(m):
-                    visit(m)
-            state[n] = 2
+                elif call.name in graph and not state.get(call.name):
+                    state[call.name] = 1
+                    stack.append((call.name, iter(graph[call.name])))
+        if not self._no_inline_phases:
+            self._check_phase_depth(graph, height)
 
-        for n in graph:
-            if not state.get(n):
-                visit(n)
-
+    def _check_phase_depth(self, graph: dict[str, list], height: dict[str, int]) -> None:
+        """Report the call where the longest chain of phases passes the limit."""
+        limit = LIMITS.phase_depth
+        name = max(height, key=height.__getitem__, default=None)
+        if name is None or height[name] <= limit:
+            return
+        for _ in range(limit - 1):  # down the longest chain to the last phase within the limit
+            name = max(graph[name], key=lambda c: height.get(c.name, 0)).name
+        call = max(graph[name], key=lambda c: height.get(c.name, 0))
+        self._no_inline_phases = True
+        self.error(call.pos, f"phases nested too deep: '{call.name}' is called inside {limit} phases, "
+                             f"each called by the one before ({describe('phase_depth')})",
+                   "call the phases one after another from their caller instead of each calling the next")

@@ -115,7 +115,7 @@ class StatementChecks:
                 if s.name in m.actions:
                     hint = f"'{s.name}' is an action: offer it with 'turn p: {s.name}' or 'choose: {s.name}'"
                 self.error(s.pos, f"unknown phase '{s.name}'", hint)
-            elif s.name not in self._phase_stack and not self._phase_cycle:
+            elif s.name not in self._phase_stack and not self._no_inline_phases:
                 self._phases_checked.add(s.name)
                 self._phase_stack.append(s.name)
                 self.check_block(m.phases[s.name].body, scope)

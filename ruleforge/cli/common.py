@@ -58,6 +58,8 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             except (OSError, ValueError):
                 pass
+        except OSError as err:  # a path the system refuses (a name too long, ...) where it was only looked at
+            click.echo(f"error: {os_problem(err)}", err=True)
         except Exception as err:  # a bug in ruleforge: still no traceback unless asked for
             if os.environ.get("RULEFORGE_DEBUG"):
                 raise
@@ -66,6 +68,19 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
         raise click.exceptions.Exit(1)
 
     return wrapper
+
+
+def shortened(name: str, most: int = 160) -> str:
+    """A path as shown in a message: a very long one keeps its start and its end."""
+    return name if len(name) <= most else f"{name[:most // 2]}…{name[-most // 2:]}"
+
+
+def os_problem(err: OSError) -> str:
+    """An OSError that no command expected, in a user's words: which path, and what is wrong."""
+    reason = err.strerror or str(err)
+    if err.filename is None:
+        return reason
+    return f"cannot use '{shortened(os.fsdecode(err.filename))}': {reason}"
 
 
 def load_rules(path: str) -> Rules:

@@ -23,7 +23,18 @@ from .common import (
     out_console,
     parse_options,
 )
-from .simulate import json_text, prepare, run_batch, spread_options, start_report, summary_of, write_report
+from .outputs import check_outputs
+from .simulate import (
+    json_text,
+    prepare,
+    rules_read,
+    run_batch,
+    spread_options,
+    start_report,
+    summary_of,
+    usable_jobs,
+    write_report,
+)
 
 
 def common_players(a: Rules, b: Rules, file_a: str, file_b: str, players: int | None) -> int:
@@ -118,12 +129,14 @@ def compare(file_a: str, file_b: str | None, games: int, players: int | None, se
     (the interval leaves out 0) or no evidence of change.
     """
     file_b = file_b or file_a
+    jobs = usable_jobs(jobs) if ray is None else jobs
     rules_a = load_rules(file_a)
     rules_b = rules_a if file_b == file_a else load_rules(file_b)
     n = common_players(rules_a, rules_b, file_a, file_b, players)
     options_a = parse_options(rules_a, option + a_option)
     options_b = parse_options(rules_b, option + b_option)
     start_report(report)
+    check_outputs([(report, "report", "--report")], rules_read(rules_a, rules_b))
     sides = []
     for file, rules, options, label in ((file_a, rules_a, options_a, "A"), (file_b, rules_b, options_b, "B")):
         batch, names = prepare(rules, file, n, options, agents, max_decisions, max_skips, "compare")

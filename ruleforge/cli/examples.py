@@ -37,7 +37,8 @@ def test(file: str, examples_path: str | None, pattern: str | None, as_json: boo
     """
     rules = load_rules(file)
     if examples_path is not None and not Path(examples_path).is_file():
-        fail(f"cannot read examples file '{examples_path}': no such file")
+        why = "it is not a file" if Path(examples_path).exists() else "no such file"
+        fail(f"cannot read examples file '{examples_path}': {why}")
     run = run_tests(rules, file, pattern=pattern, examples=examples_path)
     examples, records = list(run.examples), list(run.playthroughs)
     if not examples and not records:

@@ -114,8 +114,12 @@ class LogWriter:
 # --- reading ---------------------------------------------------------------------------------
 
 
+class _Malformed(Exception):
+    """A field of a log is wrong; `read_log` adds the log's path to the message."""
+
+
 def _problem(message: str) -> NoReturn:
-    fail(f"replay log: {message}")
+    raise _Malformed(message)
 
 
 KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -185,6 +189,14 @@ def read_log(path: str) -> GameRecord:
     data = read_json(path, "replay log")
     if not isinstance(data, dict) or data.get("format") not in READABLE_FORMATS:
         fail(f"replay log '{path}' is not a ruleforge replay log (expected \"format\": \"{LOG_FORMAT}\")")
+    try:
+        return _record(path, data)
+    except _Malformed as err:
+        fail(f"replay log '{path}': {err}")
+
+
+def _record(path: str, data: dict[str, Any]) -> GameRecord:
+    """The log's fields, each checked (`_Malformed` names the first wrong one)."""
     players = _field(data, "players", "int", required=True)
     if players < 1:
         _problem(f"'players' must be at least 1, not {players}")
@@ -279,7 +291,7 @@ def replay_steps(game: Game, record: GameRecord, before_step: Callable[[], None]
     for k, step in enumerate(steps, 1):
         if before_step is not None:
             before_step()
-        where = f"step {k} of {len(steps)}"
+        where = f"{record.path}: step {k} of {len(steps)}"
         if game.is_over:
             fail(f"{where}: the game is already over, but the log has {len(steps) - k + 1} more step(s)")
         actual = player_name(game.current_player)
@@ -294,7 +306,8 @@ def replay_steps(game: Game, record: GameRecord, before_step: Callable[[], None]
             fail(f"{where}: after {actual} '{step['action']}' the state differs "
                  f"(digest {game.digest()}, log has {digest})")
     if record.final_digest is not None and record.final_digest != game.digest():
-        fail(f"after the last step the final state differs (digest {game.digest()}, log has {record.final_digest})")
+        fail(f"{record.path}: after the last step the final state differs (digest {game.digest()}, "
+             f"log has {record.final_digest})")
     if record.over is not None and record.over != game.is_over:
         said, but = ("over", "it is not") if record.over else ("not over", "it is")
-        fail(f"the log says the game is {said} after its {len(steps)} steps, but {but}")
+        fail(f"{record.path}: the log says the game is {said} after its {len(steps)} steps, but {but}")

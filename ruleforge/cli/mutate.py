@@ -20,6 +20,7 @@ from ..mutation.runner import Result
 from ..playthrough import playthrough
 from ..rules import Rules
 from .common import EXIT_INTERRUPTED, err_console, fail, guarded, load_rules
+from .simulate import usable_jobs
 
 DEFAULT_TESTS = ("the examples, the recorded playthroughs (ruleforge test) and a trial game per player count "
                  "(ruleforge check)")
@@ -61,7 +62,9 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
     place, its change and whether it plays any differently. See docs/testing.md.
     """
     if not Path(file).is_file():
-        _usage_error(f"cannot read rules file '{file}': no such file")
+        _usage_error(f"cannot read rules file '{file}': "
+                     + ("it is not a file" if Path(file).exists() else "no such file"))
+    jobs = usable_jobs(jobs)  # a worker per core at most: --test-command copies the folder for each
     chosen = _operators(operators)
     if test_command is not None and not test_command.strip():
         _usage_error("--test-command is empty")

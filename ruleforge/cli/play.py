@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import shlex
 import signal
 import sys
@@ -22,7 +21,6 @@ from ..rules import Rules
 from .common import (
     EXIT_INTERRUPTED,
     CommandFailed,
-    check_writable,
     fail,
     game_limits,
     game_options,
@@ -38,6 +36,7 @@ from .common import (
     write_json,
 )
 from .gamelog import LogWriter, find_rules, log_header, read_log, replay_steps
+from .outputs import check_outputs, same_file
 
 
 class Stopped(KeyboardInterrupt):
@@ -96,19 +95,13 @@ def resumed_table(resume_path: str, file: str | None, players: int | None, seed:
                  resumed_from=resume_path)
 
 
-def _same_file(a: str, b: str) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
-def check_outputs(table: Table, save_path: str | None) -> None:
-    """Every file the game will write can be written: found now, not after the whole game."""
-    paths = [(p, what) for p, what in ((table.log_path, "log"), (save_path, "state")) if p is not None]
-    for path, what in paths:
-        if _same_file(path, table.rules_path):
-            fail(f"the {what} '{path}' would overwrite the rules file")
-        check_writable(path, what)
-    if table.log_path is not None and save_path is not None and _same_file(table.log_path, save_path):
-        fail(f"--log and --save name the same file '{save_path}'")
+def check_play_outputs(table: Table, save_path: str | None) -> None:
+    """Every file the game will write can be written: found now, not after the whole game; and
+    none replaces the rules, the log resumed from (when the game goes on in another) or a user's file."""
+    inputs = [(path, "rules file") for path in table.rules.files]
+    if table.resumed_from is not None and not same_file(table.resumed_from, table.log_path or ""):
+        inputs.append((table.resumed_from, "log resumed from"))
+    check_outputs([(table.log_path, "log", "--log"), (save_path, "state", "--save")], inputs)
 
 
 @contextlib.contextmanager
@@ -130,11 +123,17 @@ def stop_signals() -> Iterator[None]:
             signal.signal(s, handler)
 
 
-def saved_note(writer: LogWriter) -> str:
-    """Where the game stopped is kept, and how to continue it."""
+class TooLong(CommandFailed):
+    """The game passed --max-decisions: its message already says after how many."""
+
+
+def saved_note(writer: LogWriter, counted: bool = False) -> str:
+    """Where the game stopped is kept, and how to continue it (`counted`: the message said
+    after how many decisions already)."""
     count = len(writer.steps)
     if writer.path is None:
-        return f" after {count} decisions (not saved: give --log FILE to keep a game you may want to continue)"
+        advice = "not saved: give --log FILE to keep a game you may want to continue"
+        return f"; {advice}" if counted else f" after {count:,} decisions ({advice})"
     return (f"; the game so far ({count} decisions) is saved in {writer.path}\n"
             f"continue it with: ruleforge play --resume {shlex.quote(writer.path)}")
 
@@ -174,7 +173,7 @@ class Session:
             self.show_log()
             problem = too_many_decisions(len(writer.steps))
             if problem:
-                fail(problem)
+                raise TooLong(problem)
             me = game.current_player
             assert me is not None
             human = me in self.humans
@@ -204,7 +203,7 @@ class Session:
             raise click.exceptions.Exit(code) from None
         except (AgentAbort, CommandFailed) as err:  # stopped at a decision: the state is whole
             writer.save()
-            fail(f"{err}{saved_note(writer)}")
+            fail(f"{err}{saved_note(writer, counted=isinstance(err, TooLong))}")
         except GameError as err:  # a rule failed half-way through a step: keep the steps, not the state
             writer.save()
             fail(f"{err}{saved_note(writer)}")
@@ -243,7 +242,7 @@ def play(file: str | None, players: int | None, seed: int | None, agents: str | 
         out_console().print(score_table(game))
         click.echo(winner_line(game))
         return
-    check_outputs(table, save_path)
+    check_play_outputs(table, save_path)
     header = log_header(table.rules, table.rules_path, table.log_path, game.players, game.seed,
                         table.options, table.agents)
     session = Session(table, LogWriter(table.log_path, header, table.steps, game), quiet)

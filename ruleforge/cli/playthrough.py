@@ -21,6 +21,7 @@ from .common import (
     parse_options,
     resolve_players,
     too_many_decisions,
+    write_atomic,
 )
 
 
@@ -81,9 +82,11 @@ def _keep(played: Playthrough, path: Path, update: bool) -> None:
     text = played.text()
     count = f"{len(played.decisions)} decisions"
     try:
-        old = path.read_text(encoding="utf-8") if path.is_file() else None
-    except (OSError, UnicodeDecodeError) as err:
-        fail(f"cannot read '{path}': {err}")
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+    except OSError as err:
+        fail(f"cannot read '{path}': {err.strerror or err}")
+    except UnicodeDecodeError:
+        fail(f"cannot read '{path}': it is not UTF-8 text")
     if old == text:
         click.echo(f"unchanged: {path} ({count})")
         return
@@ -94,10 +97,13 @@ def _keep(played: Playthrough, path: Path, update: bool) -> None:
         if not update:
             fail(f"{path} holds a different record (first difference at {where}): read the diff, then --update "
                  "to replace it")
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        fail(f"cannot write '{path}': '{folder}' is a file, not a folder")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        fail(f"cannot write '{path}': {err}")
+        fail(f"cannot write '{path}': {err.strerror or err}")
+    write_atomic(str(path), text, "playthrough")  # never half a record, even on Ctrl-C
     verb = "wrote" if old is None else "updated"
     click.echo(f"{verb} {path} ({count}): read it before you trust it")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import click
 
+from ..diagnostics import GameError
 from ..engine import STATE_FORMAT, Game, player_name
 from ..position import POSITION_FORMAT
 from ..rules import Rules
@@ -32,14 +35,15 @@ def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tu
     names = _scoring_names(rules, scorings)
     data = read_json(state_file, "state file")
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
-        _show_preview(rules, rules.position(data), names or _final_names(rules), bool(names), explain, as_json)
+        _show_preview(rules, _in_file(state_file, rules.position, data), names or _final_names(rules), bool(names),
+                      explain, as_json)
         return
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         fail(f"'{state_file}' is not a saved ruleforge state nor a position "
              f"(expected \"format\": \"{STATE_FORMAT}\" or \"{POSITION_FORMAT}\")")
     if isinstance(data, dict) and isinstance(data.get("game"), str) and data["game"] != rules.title:
         fail(f"'{state_file}' is a saved {data['game']} game, but '{file}' is the rules of {rules.title}")
-    game = rules.load_game(data)
+    game = _in_file(state_file, rules.load_game, data)
     if scorings:  # a saved state scored by chosen scorings: a preview, as a position is
         _show_preview(rules, game, names, True, explain, as_json, position=False)
         return
@@ -55,6 +59,14 @@ def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tu
     click.echo(f"{rules.title}: {state}")
     out_console().print(score_table(game, explain=explain))
     click.echo(winner_line(game))
+
+
+def _in_file(path: str, read: Callable[[dict[str, Any]], Game], data: dict[str, Any]) -> Game:
+    """The game a state or position describes; what is wrong in it is reported with the file's name."""
+    try:
+        return read(data)
+    except GameError as err:
+        fail(f"{path}: {err}")
 
 
 def _scoring_names(rules: Rules, chosen: tuple[str, ...]) -> list[str]:

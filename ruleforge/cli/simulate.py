@@ -7,6 +7,7 @@ import contextlib
 import json
 import math
 import time
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -22,7 +23,6 @@ from ..rules import Rules
 from .common import (
     EXIT_INTERRUPTED,
     cell,
-    check_writable,
     err_console,
     fail,
     game_limits,
@@ -35,6 +35,7 @@ from .common import (
     resolve_players,
     write_atomic,
 )
+from .outputs import check_outputs
 
 
 def play_one(rules: Rules, players: int, seed: int, options: dict[str, Any], agents: str) -> Game:
@@ -223,6 +224,17 @@ def spread_options(func: Any) -> Any:
                         help="Play in N processes; the results are the same as in one.")(func)
 
 
+def usable_jobs(jobs: int) -> int:
+    """At most one process per core: more play no faster, each costs memory, and a slip of the
+    keyboard (`--jobs 1000`) would start a thousand. Said on stderr when it happens."""
+    cores = runner.cores()
+    if jobs <= cores:
+        return jobs
+    click.echo(f"note: --jobs {jobs:,} is more than the {cores} core(s) this process may use: "
+               f"using {cores} process(es)", err=True)
+    return cores
+
+
 def start_report(path: str | None) -> None:
     """A report that cannot be written fails before any game is played."""
     if path is None:
@@ -230,14 +242,19 @@ def start_report(path: str | None) -> None:
     from ..balance.plots import figure_class
 
     figure_class()  # matplotlib is an optional extra: say so before playing
-    check_writable(path, "report")
+
+
+def rules_read(*rules: Rules) -> list[tuple[Path, str]]:
+    """The files behind `rules` (each file and the files it extends): no output may replace one."""
+    return [(path, "rules file") for r in rules for path in r.files]
 
 
 def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[str, Any] | None = None,
                  skill: dict[str, Any] | None = None) -> None:
-    from ..balance.report import write_report as write
+    """Written whole or not at all: Ctrl-C or a full disk leaves the earlier report as it was."""
+    from ..balance.report import render_report
 
-    write(path, summaries, comparison, skill)
+    write_atomic(path, render_report(summaries, comparison, skill), "report")
     click.echo(f"report: {path}", err=True)
 
 
@@ -267,11 +284,12 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
     end); Ctrl-C prints the summary of the games finished so far (exit status 130).
     """
     rules = load_rules(file)
+    jobs = usable_jobs(jobs) if ray is None else jobs
     options = parse_options(rules, option)
     batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips)
-    if records_path is not None:
-        check_writable(records_path, "records file")
     start_report(report)
+    check_outputs([(records_path, "records file", "--records"), (report, "report", "--report")],
+                  rules_read(rules))
     budgets = skill_budgets(skill)
     seed = 0 if seed is None else seed
     with game_limits(max_decisions, max_skips):

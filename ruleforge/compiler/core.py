@@ -165,7 +165,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
     def too_complex(self, err: BaseException) -> Diagnostic:
         """What Python refused in the generated code, said in the rules' terms."""
         detail = err.msg if isinstance(err, SyntaxError) else type(err).__name__
-        pos = self.where or ast.Pos(self.ck.decls[0].pos.file if self.ck.decls else "<rules>", 0, 0)
+        pos = self.where or ast.Pos(self.ck.main_file(), 0, 0)
         if "statically nested blocks" in str(detail):
             return Diagnostic(pos, "loops nest deeper here than the generated Python allows (20, counting "
                               "the loops of the phases called and the triggers fired inside)",

@@ -59,12 +59,18 @@ def path_for(rules_path: str) -> Path:
 def read(path: Path) -> list[Explanation]:
     """The explanations in `path` (none when it does not exist); ExplainedError lists every
     problem at once."""
-    if not path.is_file():
+    if not path.exists():
         return []
+    if not path.is_file():  # a folder or a pipe where the file should be: not "no reasons"
+        raise ExplainedError(f"{path}: cannot read it: it is not a file")
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ExplainedError(f"{path}: cannot read it: {err}") from None
+    except RecursionError:
+        raise ExplainedError(f"{path}: cannot read it: it nests lists or objects too deep") from None
+    except ValueError:  # a whole number longer than Python converts
+        raise ExplainedError(f"{path}: cannot read it: it has a number too long to be read") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ExplainedError(f'{path}: not a survivors file (expected "format": "{FORMAT}")')
     entries = doc.get("survivors")

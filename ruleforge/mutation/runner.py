@@ -255,7 +255,7 @@ def results(settings: Settings, mutants: list[Mutant], jobs: int) -> Iterator[Re
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(jobs, initializer=_start_worker, initargs=(settings,), maxtasksperchild=50)
+    pool = context.Pool(min(jobs, len(mutants)), initializer=_start_worker, initargs=(settings,), maxtasksperchild=50)
     try:
         yield from pool.imap(_run_in_worker, mutants)
         pool.close()

@@ -211,8 +211,11 @@ def read_record(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PlaythroughFileError(f"cannot read playthrough '{path}': no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise PlaythroughFileError(f"cannot read playthrough '{path}': {err}") from None
+    except OSError as err:
+        raise PlaythroughFileError(f"cannot read playthrough '{path}': {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise PlaythroughFileError(f"cannot read playthrough '{path}': it is not UTF-8 text "
+                                   f"(byte {err.start} cannot be read)") from None
 
 
 def run_playthrough(rules: Rules, path: str | Path) -> PlaythroughOutcome:
