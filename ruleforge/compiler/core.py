@@ -42,6 +42,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.points: list[tuple[int, ...]] = []  # the action sets that decisions offer
         self.files: list[str] = []  # rules files named by position tags
         self._label_ns: dict | None = None
+        self._labels_made: dict[tuple, str] = {}  # (kind, attribute values) -> label
         self._setup_ns: dict | None = None
         self.precomputed: list[str] = []  # functions listing the state-free legal arguments
         self.precomputed_aid: list[int] = []  # the action each of them lists
@@ -289,13 +290,23 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
 
     # --- component labels ----------------------------------------------------------------
     def component_label(self, c: int) -> str:
+        """A component's label, worked out once per kind and attribute values: `N of Kind(...)`
+        makes N alike, and a large deck would otherwise compile its label N times."""
         kind = self.comp_kind[c]
-        info = self.m.kinds[kind]
         attrs_ = self.comp_attrs[c]
+        env_names = {name: repr(value) for name, value in attrs_.items()}
+        key = (kind, tuple(env_names.items()))
+        label = self._labels_made.get(key)
+        if label is None:
+            label = self._labels_made[key] = self._make_label(kind, attrs_, env_names)
+        return label
+
+    def _make_label(self, kind: str, attrs_: dict, env_names: dict[str, str]) -> str:
+        info = self.m.kinds[kind]
         if info.decl.label is None:
             shown = ", ".join(f"{k}: {runtime.show(v)}" for k, v in attrs_.items() if v not in (None, False))
             return f"{kind}({shown})" if shown else kind
-        env = Env({name: repr(value) for name, value in attrs_.items()})
+        env = Env(dict(env_names))
         for p in info.props:
             env.names[p] = "None"
         code = self.cx_text(info.decl.label, env)
