@@ -189,13 +189,9 @@ class _Fact:
     size: int  # syntax nodes
     names: frozenset[str]  # every name in it
     bound: frozenset[str]  # the names it binds itself (generators, `:=`, lambda arguments)
+    reads: frozenset[str]  # the names it reads from around it: names - bound
     collects: bool  # it holds a comprehension or a scan of a grid
-    worth: bool = False  # see _worth_sharing
-
-    @property
-    def reads(self) -> frozenset[str]:
-        """The names it reads from around it."""
-        return self.names - self.bound
+    worth: bool  # see _worth_sharing
 
 
 class _Facts:
@@ -229,8 +225,8 @@ class _Facts:
         scan = isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id in SCANS
         collects = collects or scan or isinstance(node, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp,
                                                          pyast.DictComp))
-        fact = _Fact(size, frozenset(names), frozenset(bound), collects)
-        fact = attrs.evolve(fact, worth=_worth_sharing(node, fact))
+        worth = _worth_sharing(node, size, bound, collects)
+        fact = _Fact(size, frozenset(names), frozenset(bound), frozenset(names - bound), collects, worth)
         self._facts[id(node)] = (node, fact)
         return fact
 
@@ -246,20 +242,21 @@ class _Facts:
             self._canonical.pop(i, None)
 
 
-def _worth_sharing(node: pyast.AST, fact: _Fact) -> bool:
+def _worth_sharing(node: pyast.AST, size: int, bound: set[str], collects: bool) -> bool:
     """A part that goes through a collection (a generator, a scan of a grid), not a cheap call
     such as a range, nor an iterator (its copies are not one value). The same test as _costly's
-    (share_repeated leaves code that draws at random as it is), on the part's facts."""
+    (share_repeated leaves code that draws at random as it is), on the part's facts: its size,
+    the names it binds and whether it collects."""
     if not isinstance(node, (pyast.Call, pyast.ListComp, pyast.SetComp)):
         return False  # a generator is gone through once only: its copies are not one value
     call = node.func.id if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) else None
     if call in ITERATORS:
         return False
-    if call not in SCANS and fact.size < MIN_NODES:
+    if call not in SCANS and size < MIN_NODES:
         return False
-    if any(not name.startswith("g_") for name in fact.bound):
+    if any(not name.startswith("g_") for name in bound):
         return False  # generator names the compiler made fresh (one generator each) only
-    return fact.collects
+    return collects
 
 
 def _occurrences(node: pyast.AST, outer: frozenset, boxes: list[str]) -> Iterator[tuple[pyast.expr, frozenset]]:
