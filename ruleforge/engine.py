@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from . import runtime
 from .ast import Pos
 from .compiler import Program
+from .compiler.pytree import compile_expression
 from .diagnostics import GameError
 from .limits import LIMITS, describe
 from .runtime import State
@@ -151,6 +152,11 @@ class Game:
         if isinstance(err, runtime.TooManyRounds):
             count, limit = err.args
             return GameError(f"{_where(pos)}: this loop would run {count:,} rounds ({describe(limit)})", pos)
+        if isinstance(err, runtime.TooLarge):
+            return GameError(f"{_where(pos)}: {err}", pos)
+        if isinstance(err, runtime.NoTableEntry):
+            return GameError(f"{_where(pos)}: a table here has no entry for {runtime.show(err.args[0])} (add that key, "
+                             "a 'k+' key or 'else')", pos)
         if isinstance(err, runtime.EndlessLoop):
             rounds = LIMITS.blocks_without_decision
             return GameError(f"{_where(pos)}: this loop ran {rounds:,} rounds without a decision: it never ends "
@@ -663,13 +669,13 @@ class Game:
         if errors:
             raise RulesError(errors, {"<expression>": text})
         assert isinstance(node, syntax.Expr)
-        code = compiler.cx(node, Env({k: f"b_{k}" for k in bindings}))
+        code = compile_expression(compiler.cx(node, Env({k: f"b_{k}" for k in bindings})))
         ns = dict(self.program.namespace)
         ns.update({f"b_{k}": v for k, v in bindings.items()})
         st = self.state
         ns.update(st=st, Z=st.z, V=st.v, P=st.p, L=st.l)
         try:
-            return eval(code, ns), t  # noqa: S307 - generated from a checked expression
+            return eval(code, ns), t  # noqa: S307 - a tree compiled from a checked expression
         except Exception as err:
             raise GameError(f"cannot evaluate {text!r}: {type(err).__name__}: {err}") from None
 

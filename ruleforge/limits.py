@@ -37,6 +37,12 @@ class Limits:
     skips_in_a_row: int = 10_000  # decisions skipped one after another for want of a legal action
     decisions_per_game: int = 100_000  # decisions of one game (`--max-decisions`)
     choices: int = 100_000  # arguments one action is tried with at one decision
+    # --- sizes of what the rules make ------------------------------------------------------
+    compiled_statements: int = 200_000  # statements compiled for one player count (phases, triggers inlined)
+    range_values: int = 1_000_000  # values of one range `a..b` in an expression (and of nested ones, together)
+    list_items: int = 1_000_000  # items of a list made by joining lists (`a + b`)
+    text_length: int = 1_000_000  # characters of a text made from other texts (`"{s}{s}"`)
+    integer_digits: int = 1_000  # decimal digits of a product (`x * y`): a number squared at each turn
 
 
 def _from_environment(problems: list[str]) -> Limits:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from .limits import LIMITS
+from .limits import LIMITS, describe
 
 MASK64 = (1 << 64) - 1
 
@@ -43,6 +43,43 @@ def rounds(values: range, limit: str) -> range:
     if values.stop - values.start > getattr(LIMITS, limit):
         raise TooManyRounds(values.stop - values.start, limit)
     return values
+
+
+class TooLarge(Exception):
+    """A rule made a value larger than a limit allows; `args` are (what, its size, the limit's name)."""
+
+    def __str__(self) -> str:
+        what, size, limit = self.args
+        return f"this makes {what} of {size:,} ({describe(limit)})"
+
+
+def span(low: int, high: int) -> range:
+    """The range `low..high` of an expression whose ends are known only while playing."""
+    if high - low + 1 > LIMITS.range_values:
+        raise TooLarge("a range", high - low + 1, "range_values")
+    return range(low, high + 1)
+
+
+def times(a: int, b: int) -> int:
+    """`a * b`, refused before it is worked out when the product would pass the digits allowed
+    (a number squared at each turn doubles its digits each time)."""
+    if (a.bit_length() + b.bit_length()) * 0.30103 > LIMITS.integer_digits + 1:
+        raise TooLarge("a number", int((a.bit_length() + b.bit_length()) * 0.30103), "integer_digits")
+    return a * b
+
+
+def joined(a: list, b: list) -> list:
+    """`a + b` of two lists (a new list), within the items allowed."""
+    if len(a) + len(b) > LIMITS.list_items:
+        raise TooLarge("a list", len(a) + len(b), "list_items")
+    return a + b
+
+
+def bounded_text(text: str) -> str:
+    """A text made from other texts, within the characters allowed."""
+    if len(text) > LIMITS.text_length:
+        raise TooLarge("a text", len(text), "text_length")
+    return text
 
 
 class State:
@@ -356,6 +393,18 @@ def pop_frame(st: State) -> int:
     return pc
 
 
+class NoTableEntry(Exception):
+    """A table without `else` was looked up with a subject none of its keys takes; `args` is
+    (the subject,). The engine reports it at the rule."""
+
+
+NO_ENTRY = object()  # the default of a step table without `else`
+
+
+def no_entry(x):
+    raise NoTableEntry(x)
+
+
 def table_lookup(table: tuple, x):
     """A step table of constants: exact keys first, then `k+` keys from the highest down."""
     exact, at_least, default = table
@@ -364,6 +413,8 @@ def table_lookup(table: tuple, x):
     for key, value in at_least:
         if x >= key:
             return value
+    if default is NO_ENTRY:
+        raise NoTableEntry(x)
     return default
 
 

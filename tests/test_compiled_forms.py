@@ -1,6 +1,6 @@
 """The compiler's rewrites for speed change no result: every scoring item of
 tests/synthetic/compiled_forms.rules against plain Python over random layouts, and the
-source-level helpers that do the rewriting."""
+rewrites of code trees that do it (ruleforge/compiler/rewrites.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import ruleforge
-from ruleforge.codegen import attribute_values, cell_index, fixed_range, narrow_by_attribute, nest_guards
+from ruleforge.compiler.rewrites import attribute_values, cell_index, fixed_range, narrow_by_attribute, nest_guards
 
 RULES = Path(__file__).parent / "synthetic" / "compiled_forms.rules"
 SMALL, BIG, WIDE, NARROW = (2, 3), (3, 4), (1, 4), (1, 3)
@@ -98,43 +98,55 @@ def test_the_rewritten_forms_are_the_ones_compiled(rules: ruleforge.Rules) -> No
     score = source[source.index("def score_points"):source.index("def rank_key")]
     assert "split_by(_grid0, A_shape)" in score  # attribute split, once per scoring
     assert "_by0.get('Circle', ())" in score
-    assert "range((13 + p * 12), (13 + p * 12) + 12)" in score  # 12 cells: still a loop
-    assert "(1 if Z[(1 + p * 6)] else 0)" in score  # 6 cells: written out
+    assert "range(13 + p * 12, 13 + p * 12 + 12)" in score  # 12 cells: still a loop
+    assert "(1 if Z[1 + p * 6] else 0)" in score  # 6 cells: written out
     assert "1 <= COL[g_x" in score  # a 4-column grid's column needs checking on a 3-column one
     assert "if True else None" in score  # a number range's check decided at compile time
     assert "_m" in score and ":= len(" in score  # the product skips its right side at 0
-    assert "if Z[(37)] else 0)" in score  # one (often empty) cell: no generator when empty
+    assert "if Z[37] else 0" in score  # one (often empty) cell: no generator when empty
+
+
+def code(text: str) -> pyast.expr:
+    return pyast.parse(text, mode="eval").body
+
+
+def text(node: pyast.AST) -> str:
+    return pyast.unparse(node)
 
 
 def test_fixed_range() -> None:
-    assert fixed_range("range(8, 8 + 5)") == ("8", 5)
-    assert fixed_range("range(1, 5 + 1)") == ("1", 5)
-    assert fixed_range("range((17 + p * 10), (17 + p * 10) + 10)") == ("(17 + p * 10)", 10)
-    assert fixed_range("range(0, n)") is None
-    assert fixed_range("Z[3]") is None
-    assert fixed_range("range(5, 2)") == ("5", 0)
+    def found(source: str):
+        out = fixed_range(code(source))
+        return None if out is None else (text(out[0]), out[1])
+
+    assert found("range(8, 8 + 5)") == ("8", 5)
+    assert found("range(1, 5 + 1)") == ("1", 5)
+    assert found("range((17 + p * 10), (17 + p * 10) + 10)") == ("17 + p * 10", 10)
+    assert found("range(0, n)") is None
+    assert found("Z[3]") is None
+    assert found("range(5, 2)") == ("5", 0)
 
 
 def test_cell_index_adds_constants_up() -> None:
-    assert cell_index("17", "1", "COL[x]", 5) == "COL[x] + 16"
-    assert cell_index("(17 + p * 10)", "2", "k", 5) == "(17 + p * 10) + k + 4"
-    assert cell_index("3", "1", "1", 5) == "3"
+    assert text(cell_index(code("17"), code("1"), code("COL[x]"), 5)) == "COL[x] + 16"
+    assert text(cell_index(code("(17 + p * 10)"), code("2"), code("k"), 5)) == "17 + p * 10 + k + 4"
+    assert text(cell_index(code("3"), code("1"), code("1"), 5)) == "3"
     for first, row, col, cols in [(3, 2, 4, 5), (0, 1, 1, 3), (10, 3, 2, 4)]:
-        code = cell_index(str(first), "r", "c", cols)
-        assert eval(code, {"r": row, "c": col}) == first + (row - 1) * cols + col - 1  # noqa: S307
+        index = cell_index(pyast.Constant(first), code("r"), code("c"), cols)
+        assert eval(text(index), {"r": row, "c": col}) == first + (row - 1) * cols + col - 1  # noqa: S307
 
 
 def test_nest_guards() -> None:
-    body = ["    if not (a):  # @0:1:1", "        break", "    if not (b):", "        break",
-            "    out.append(1)"]
-    assert nest_guards(body, "break") == ["    if a:  # @0:1:1", "        if b:", "            out.append(1)"]
+    body = pyast.parse("if not (a):\n    break\nif not (b):\n    break\nout.append(1)").body
+    assert pyast.unparse(pyast.Module(nest_guards(body), [])) == "if a:\n    if b:\n        out.append(1)"
     # a guard whose exit is something else is left alone
-    assert nest_guards(["    if not (a):", "        continue"], "break") == ["    if not (a):", "        continue"]
+    body = pyast.parse("if not (a):\n    continue").body
+    assert pyast.unparse(pyast.Module(nest_guards(body), [])) == "if not a:\n    continue"
 
 
 def test_attribute_values() -> None:
-    def find(code: str):
-        return attribute_values(pyast.parse(code, mode="eval").body, "c")
+    def find(source: str):
+        return attribute_values(code(source), "c")
 
     assert find("A_type[c] == 'X'") == ("type", ["X"])
     assert find("A_type[c] == 'X' and P[0][c]") == ("type", ["X"])
@@ -147,19 +159,19 @@ def test_attribute_values() -> None:
 
 
 def test_narrowing_keeps_order_dependent_items() -> None:
-    source = "\n".join([
-        "def score_x(st, p):",
-        "    _grid0 = grid_items(Z, 3, 4)",
-        "    x = len([0 for c in _grid0 if A_type[c] == 'X'])  # @0:1:1",
-        "    y = [c for c in _grid0 if A_type[c] == 'X']",
-        "    z = _last([c for c in _grid0 if A_type[c] == 'X'])",
-        "    w = max([c for c in _grid0 if A_type[c] == 'X'], key=lambda c: ROW[c], default=None)",
-    ])
-    out = narrow_by_attribute(source).split("\n")
-    assert out[2] == "    _by0 = split_by(_grid0, A_type)"
-    assert out[3] == "    x = len([0 for c in _by0.get('X', ()) if A_type[c] == 'X'])  # @0:1:1"
+    lines = [
+        "_grid0 = grid_items(Z, 3, 4)",
+        "x = len([0 for c in _grid0 if A_type[c] == 'X'])",
+        "y = [c for c in _grid0 if A_type[c] == 'X']",
+        "z = _last([c for c in _grid0 if A_type[c] == 'X'])",
+        "w = max([c for c in _grid0 if A_type[c] == 'X'], key=lambda c: ROW[c], default=None)",
+    ]
+    module = pyast.fix_missing_locations(pyast.Module(narrow_by_attribute(pyast.parse("\n".join(lines)).body), []))
+    out = pyast.unparse(module).split("\n")
+    assert out[1] == "_by0 = split_by(_grid0, A_type)"
+    assert out[2] == "x = len([0 for c in _by0.get('X', ()) if A_type[c] == 'X'])"
     # a list, a last item and a best item (the first of equals) keep the grid's order
-    assert out[4:] == source.split("\n")[3:]
+    assert out[3:] == lines[2:]
 
 
 def test_no_assignment_expression_where_python_forbids_one(tmp_path: Path) -> None:

@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "1f9170772771034f",
-    ("hagakure", 4): "20e0b4bd36177872",
-    ("hagakure", 5): "f1d00532408cdf22",
-    ("naishi", 2): "7fac0dcb40c72c72",
-    ("naishi_legends", 2): "d1ba3b8df4207b84",
+    ("hagakure", 3): "365ad3b4e2cb06f1",
+    ("hagakure", 4): "8a64a0f8190eeda6",
+    ("hagakure", 5): "931a6899a17291a6",
+    ("naishi", 2): "787741f548d9501b",
+    ("naishi_legends", 2): "4822bc8df7b2d949",
 }
 
 

@@ -1,15 +1,27 @@
 """Loop-invariant parts of legal-action enumeration are computed once, lazily
-(ruleforge/invariants.py): the legal actions are exactly those found without it."""
+(ruleforge/compiler/invariants.py): the legal actions are exactly those found without it.
+The rewrites take and give code trees; the tests write them as text for people to read."""
 
 from __future__ import annotations
 
+import ast as pyast
 import random
 from pathlib import Path
 
 import pytest
 
 import ruleforge
-from ruleforge import invariants
+from ruleforge.compiler import invariants
+
+
+def lift(cond: str, names) -> tuple[str, list]:
+    new, lifted = invariants.lift_invariants(pyast.parse(cond, mode="eval").body, ["a_x"], 1, names)
+    return pyast.unparse(new), lifted
+
+
+def share(code: str, names) -> tuple[str, list]:
+    new, boxes = invariants.share_repeated(pyast.parse(code, mode="eval").body, names)
+    return pyast.unparse(new), boxes
 
 ROOT = Path(__file__).parents[1]
 GAMES = [ROOT / "tests" / "synthetic" / "trails.rules", ROOT / "games" / "naishi.rules",
@@ -19,7 +31,7 @@ GAMES = [ROOT / "tests" / "synthetic" / "trails.rules", ROOT / "games" / "naishi
 def test_a_costly_part_reading_fewer_parameters_is_lifted() -> None:
     names = iter(["n0", "n1"])
     cond = "span_with(extent(Z, 0 + me * 49, 49, ROW), a_x, 0 + me * 49, 49, ROW) <= 4"
-    new, lifted = invariants.lift_invariants(cond, ["a_x"], 1, names.__next__)
+    new, lifted = lift(cond, names.__next__)
     assert lifted == [(0, "n0")]
     assert new == ("span_with(n0 if n0 is not UNSET else (n0 := extent(Z, 0 + me * 49, 49, ROW)), "
                    "a_x, 0 + me * 49, 49, ROW) <= 4")
@@ -28,16 +40,16 @@ def test_a_costly_part_reading_fewer_parameters_is_lifted() -> None:
 def test_parts_bound_inside_the_condition_stay() -> None:
     # the comprehension's own variable is read: nothing can be computed outside it
     cond = "any((len([t for t in Z[g_y] if KIND[t] == 'Tile']) > 0 for g_y in ADJ[a_x]))"
-    assert invariants.lift_invariants(cond, ["a_x"], 1, iter(["n0"]).__next__) == (cond, [])
+    assert lift(cond, iter(["n0"]).__next__) == (cond, [])
     # a part reading the innermost parameter stays too
     cond = "len([t for t in Z[a_x] if KIND[t] == 'Tile' and A_big[t]]) > 0"
-    assert invariants.lift_invariants(cond, ["a_x"], 1, iter(["n0"]).__next__) == (cond, [])
+    assert lift(cond, iter(["n0"]).__next__) == (cond, [])
 
 
 def test_a_lifted_part_is_computed_only_when_reached() -> None:
     # guarded by `len(Z[0])`, the part would fail on an empty zone if computed eagerly
     cond = "len(Z[0]) > 0 and A_v[next((c for c in Z[0] if A_v[c] > 1), None)] > a_x"
-    new, lifted = invariants.lift_invariants(cond, ["a_x"], 1, iter(["n0"]).__next__)
+    new, lifted = lift(cond, iter(["n0"]).__next__)
     assert lifted == [(0, "n0")]
     scope = {"UNSET": invariants.UNSET, "n0": invariants.UNSET, "Z": [[]], "A_v": [5, 0]}
 
@@ -89,7 +101,7 @@ def test_a_part_repeated_in_one_expression_is_worked_out_once() -> None:
     scan = "[g_a for g_a in range(0, 6) if Z[g_a]]"
     renamed = "[g_b for g_b in range(0, 6) if Z[g_b]]"  # the same part, inlined with other names
     code = f"max({scan}, default=0) - min({scan}, default=0) + len({renamed})"
-    new, boxes = invariants.share_repeated(code, iter(["b0", "b1"]).__next__)
+    new, boxes = share(code, iter(["b0", "b1"]).__next__)
     assert boxes == ["b0"] and new.count("shared(b0, ") == 3
     zones = CountingZones([[], [1], [], [2], [3], []])
     scope = {"Z": zones, "shared": ruleforge.runtime.shared}
@@ -104,13 +116,13 @@ def test_a_part_repeated_in_one_expression_is_worked_out_once() -> None:
 def test_copies_in_another_scope_and_generators_are_not_shared() -> None:
     # inside the generator over a_x, the copy reads that generator's a_x: another value
     code = "[len([g_t for g_t in Z[a_x] if g_t]) for a_x in range(2)] + [len([g_u for g_u in Z[a_x] if g_u])]"
-    assert invariants.share_repeated(code, iter(["b0"]).__next__) == (code, [])
+    assert share(code, iter(["b0"]).__next__) == (code, [])
     # a generator is gone through once: two copies are two generators
     code = "max((g_c for g_c in Z[0] if g_c), default=0) + sum((g_d for g_d in Z[0] if g_d))"
-    assert invariants.share_repeated(code, iter(["b0"]).__next__) == (code, [])
+    assert share(code, iter(["b0"]).__next__) == (code, [])
     # chance is never shared
     code = "rand_choice(st, [g_c for g_c in Z[0] if g_c]) + len([g_d for g_d in Z[0] if g_d])"
-    assert invariants.share_repeated(code, iter(["b0"]).__next__) == (code, [])
+    assert share(code, iter(["b0"]).__next__) == (code, [])
     # names a generator binds that the compiler did not make fresh: not sure to be one value
     code = "len([c for c in Z[0] if c]) + len([c for c in Z[0] if c])"
-    assert invariants.share_repeated(code, iter(["b0"]).__next__) == (code, [])
+    assert share(code, iter(["b0"]).__next__) == (code, [])

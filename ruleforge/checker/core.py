@@ -39,6 +39,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         self._phases_checked: set[str] = set()  # phases checked at a call (in the caller's scope)
         self._phase_stack: list[str] = []
         self._no_inline_phases = False  # a phase cycle or chain too deep: check each phase alone
+        self._statements_checked = 0  # phases are checked where they are called: the work is bounded
 
     def error(self, pos: ast.Pos, message: str, hint: str | None = None) -> None:
         diag = Diagnostic(pos, message, hint)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import ast
+from ..limits import LIMITS, describe
 from ..model import (
     ANY,
     FLAG,
@@ -26,6 +27,7 @@ class StatementChecks:
 
     def stmt(self, s: ast.Stmt, scope: Scope) -> None:
         m = self.model
+        self._statements_checked += 1
         if isinstance(s, ast.Let):
             t = self.expr(s.value, scope)
             scope.locals[s.name] = t
@@ -115,6 +117,12 @@ class StatementChecks:
                 if s.name in m.actions:
                     hint = f"'{s.name}' is an action: offer it with 'turn p: {s.name}' or 'choose: {s.name}'"
                 self.error(s.pos, f"unknown phase '{s.name}'", hint)
+            elif self._statements_checked > LIMITS.compiled_statements and not self._no_inline_phases:
+                # phases each calling the one before twice: checking each call would never end
+                self._no_inline_phases = True
+                self.error(s.pos, f"the rules compile to more than {LIMITS.compiled_statements:,} statements: "
+                           f"phases are called here too many times over ({describe('compiled_statements')})",
+                           "call a phase from fewer places, or make a repeated part an action")
             elif s.name not in self._phase_stack and not self._no_inline_phases:
                 self._phases_checked.add(s.name)
                 self._phase_stack.append(s.name)

@@ -3,24 +3,28 @@ labels and limits."""
 
 from __future__ import annotations
 
-import ast as pyast
+import ast as py
 import itertools
 from typing import NamedTuple
 
-from .. import ast, invariants
+from .. import ast
 from ..checker import sub_blocks
-from ..codegen import (
+from ..diagnostics import Diagnostic, RulesError
+from ..limits import LIMITS, describe
+from ..model import ANY, PLAYER, Type, element_of
+from . import invariants
+from . import pytree as t
+from .program import ActionInfo, Env
+from .rewrites import (
+    READ_ALIASES,
     conjuncts,
     nest_guards,
     placement,
     prologue,
+    state_aliases,
     stateless,
     uses,
 )
-from ..diagnostics import Diagnostic, RulesError
-from ..limits import LIMITS, describe
-from ..model import ANY, PLAYER, Type, element_of
-from .program import ActionInfo, Env
 
 
 class Combined(NamedTuple):
@@ -55,25 +59,27 @@ class ActionCompiler:
             info.ret_slot = self.n_locals
             self.slot(Type("resume"))
         self.start(end)
-        self.emit("return pop_frame(st)" if info.ret_slot < 0 else f"return L[{info.ret_slot}]")
+        self.emit(t.ret(t.call("pop_frame", "st")) if info.ret_slot < 0 else t.ret(t.sub("L", info.ret_slot)))
         if not self.suspends(effects):
             self.direct_src.append(self.compile_direct(info, effects))
         else:
             self.entries.append((self.action_ids[d.name], self.entry_head(info)))
 
-    def entry_head(self, info: ActionInfo) -> list[str]:
+    def entry_head(self, info: ActionInfo) -> list[py.stmt]:
         """The start of `enter_N(st, me, *args)`: where to return (a frame when the action
         may run inside itself, else one slot), `me` and the arguments into their slots, then
         on to the action's first block (which fusion pastes in)."""
-        lines = []
+        lines: list[py.stmt] = []
         if info.ret_slot < 0:
-            lines.append(f"    st.stack.append((st.pc, {info.me_slot}, L[{info.me_slot}:{info.slot_end}]))")
+            frame = t.tuple_([t.attr("st", "pc"), t.const(info.me_slot),
+                              t.sub("L", py.Slice(t.const(info.me_slot), t.const(info.slot_end), None))])
+            lines.append(t.expr(t.call(t.attr(t.attr("st", "stack"), "append"), frame)))
         else:
-            lines.append(f"    L[{info.ret_slot}] = st.pc")
-        lines.append(f"    L[{info.me_slot}] = me")
+            lines.append(t.assign(t.sub("L", info.ret_slot), t.attr("st", "pc")))
+        lines.append(t.assign(t.sub("L", info.me_slot), "me"))
         for slot, q in zip(info.param_slots, info.decl.params):
-            lines.append(f"    L[{slot}] = a_{q.name}")
-        lines.append(f"    return {info.entry}")
+            lines.append(t.assign(t.sub("L", slot), f"a_{q.name}"))
+        lines.append(t.ret(info.entry))
         return lines
 
     def reentrant_actions(self) -> set[str]:
@@ -104,92 +110,92 @@ class ActionCompiler:
                 visiting.add(s.name)
                 out |= self.offered(self.m.phases[s.name].body, visiting)
             elif isinstance(s, ast.Move):
-                for t in self.triggers_for(s):
-                    if id(t) not in visiting:
-                        visiting.add(id(t))
-                        out |= self.offered(t.body, visiting)
+                for trigger in self.triggers_for(s):
+                    if id(trigger) not in visiting:
+                        visiting.add(id(trigger))
+                        out |= self.offered(trigger.body, visiting)
             for block in sub_blocks(s):
                 out |= self.offered(block, visiting)
         return out
 
-    def compile_direct(self, info: ActionInfo, effects: list) -> str:
+    def compile_direct(self, info: ActionInfo, effects: list) -> py.FunctionDef:
         """An action with no decision inside, as one plain function: `act_N(st, me, *args)`.
 
         It returns where the game goes on, so applying it needs no call stack.
         """
         aid = self.action_ids[info.name]
         env = Env({"me": "me", **{q.name: f"a_{q.name}" for q in info.decl.params}}, me="me")
-        params = "".join(f", a_{q.name}" for q in info.decl.params)
-        saved = (self.blocks, self.cur, self.indent)
-        self.blocks, self.cur, self.indent = [[]], 0, 1
-        for s in effects:
-            self.compile_plain(s, env, False)
-        body = self.blocks[0]
-        self.blocks, self.cur, self.indent = saved
-        aliases = prologue(body, ("Z", "st.z"), ("V", "st.v"), ("P", "st.p"))
-        return "\n".join([f"def act_{aid}(st, me{params}):", *aliases, *body, "    return st.pc"])
+        body: list[py.stmt] = []
+        with self.into(body):
+            for s in effects:
+                self.compile_plain(s, env, False)
+        aliases = prologue(body, *READ_ALIASES)
+        params = ["st", "me", *(f"a_{q.name}" for q in info.decl.params)]
+        return t.function(f"act_{aid}", params, [*aliases, *body, t.ret(t.attr("st", "pc"))])
 
-    def compile_legal(self, info: ActionInfo) -> str:
+    def compile_legal(self, info: ActionInfo) -> py.FunctionDef:
         aid = self.action_ids[info.name]
-        lines = [f"def legal_{aid}(st, me, out):", "    Z = st.z; V = st.v; P = st.p"]
-        return "\n".join(lines + self.legal_lines(info, "return"))
+        return t.function(f"legal_{aid}", ["st", "me", "out"], state_aliases() + self.legal_lines(info, "return"))
 
-    def compile_point_legal(self, index: int, options: tuple[int, ...]) -> str:
+    def compile_point_legal(self, index: int, options: tuple[int, ...]) -> py.FunctionDef:
         """All the legal actions of one decision point, in one function: a call per action saved.
 
         Each action's part runs inside a one-pass loop, so a failed requirement `break`s
         out of that action only.
         """
-        lines = [f"def legal_point_{index}(st, me, out):", "    Z = st.z; V = st.v; P = st.p"]
+        body = state_aliases()
         for aid in options:
-            body = nest_guards(self.legal_lines(self.actions[aid], "break"), "break")
-            if any(line.strip() == "break" for line in body):
-                lines.append("    for _once in ONCE:")
-                lines.extend("    " + line for line in body)
+            part = nest_guards(self.legal_lines(self.actions[aid], "break"))
+            if any(isinstance(n, py.Break) for stmt in part for n in py.walk(stmt)):
+                body.append(t.for_("_once", t.name("ONCE"), part))
             else:
-                lines.extend(body)
-        return "\n".join(lines)
+                body.extend(part)
+        return t.function(f"legal_point_{index}", ["st", "me", "out"], body)
 
-    def legal_lines(self, info: ActionInfo, terminal: str) -> list[str]:
-        """The body of a legal-action enumeration; `terminal` leaves it when nothing is legal."""
+    def legal_lines(self, info: ActionInfo, terminal: str) -> list[py.stmt]:
+        """The body of a legal-action enumeration; `terminal` (return or break) leaves it when
+        nothing is legal."""
+        def leave() -> py.stmt:
+            return t.ret() if terminal == "return" else t.break_()
+
         aid = self.action_ids[info.name]
-        lines: list[str] = []
+        lines: list[py.stmt] = []
         if info.decl is None:
-            return [f"    out.append(({aid}, ()))"]
+            return [_offer(t.tuple_([t.const(aid), t.tuple_([])]))]
         self.where = info.decl.pos
         for times, scope in info.limits:
-            key = "st.turn" if scope == "turn" else "-1 - me"
-            lines.append(f"    if st.used.get(({aid}, {key}), 0) >= {times}:")
-            lines.append(f"        {terminal}")
+            key = t.attr("st", "turn") if scope == "turn" else t.binop(t.const(-1), "-", t.name("me"))
+            used = t.call(t.attr(t.attr("st", "used"), "get"), t.tuple_([t.const(aid), key]), t.const(0))
+            lines.append(t.if_(t.compare(used, ">=", t.const(times)), [leave()]))
         params = info.decl.params
         env = Env({"me": "me", **{q.name: f"a_{q.name}" for q in params}}, me="me")
         variables = [f"a_{q.name}" for q in params]
-        conds = []
+        conds: list[tuple[t.Code, ast.Pos]] = []
         for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require)):
             self.where = r.pos
-            conds += [(cond, self.tag(r.pos)) for cond in conjuncts(self.cx_test(r, env))]
+            conds += [(cond, r.pos) for cond in conjuncts(self.cx_test(r, env))]
         domains = [self.cx_iter(q.domain, env) for q in params]
-        fixed = [c for c in conds if stateless(c[0]) and uses(pyast.parse(c[0], mode="eval"), variables)]
+        fixed = [c for c in conds if stateless(c[0]) and uses(c[0], variables)]
         if params and all(stateless(d) for d in domains):
             return lines + self.precomputed_legal(aid, variables, domains, fixed,
                                                   [c for c in conds if c not in fixed], terminal)
         # Each condition is tested in the outermost loop where all it reads is bound,
         # so a condition on the first parameter prunes before the second is enumerated.
-        placed: dict[int, list[str]] = {}
+        placed: dict[int, list[py.stmt]] = {}
         hoists = itertools.count()
         lifted_names = invariants.names(f"i{aid}_")
-        for cond, tag in conds:
-            if True:
-                depth, hoisted, rest = placement(cond, variables)
-                if hoisted is not None:
-                    name = f"h{aid}_{next(hoists)}"
-                    placed.setdefault(hoisted[0], []).append(f"{name} = {hoisted[1]}{tag}")
-                    rest = f"{name} or {rest}"
-                # costly parts reading fewer parameters: computed once where those are bound
-                rest, lifted = invariants.lift_invariants(rest, variables, depth, lifted_names.__next__)
-                for at, name in lifted:
-                    placed.setdefault(at, []).insert(0, f"{name} = UNSET")
-                placed.setdefault(depth, []).append(f"if not ({rest}):{tag}")
+        for cond, pos in conds:
+            depth, hoisted, rest = placement(cond, variables)
+            if hoisted is not None:
+                name = f"h{aid}_{next(hoists)}"
+                placed.setdefault(hoisted[0], []).append(t.at(t.assign(name, hoisted[1]), pos))
+                rest = t.or_(t.name(name), rest)
+            # costly parts reading fewer parameters: computed once where those are bound
+            rest, lifted = invariants.lift_invariants(rest, variables, depth, lifted_names.__next__)
+            for at, name in lifted:
+                placed.setdefault(at, []).insert(0, _unset(name))
+            guard = t.if_(t.not_(rest), [t.continue_() if depth else leave()])
+            placed.setdefault(depth, []).append(t.at(guard, pos))
         domains = [self.cx_iter(q.domain, env) for q in params]
         suffix = self.invariant_suffix(params, domains, variables, placed)
         if suffix:
@@ -198,44 +204,41 @@ class ActionCompiler:
             # are listed once, the first time they are reached, not once per earlier value
             k = len(params) - len(suffix) + 1
             name = next(lifted_names)
-            placed.setdefault(0, []).insert(0, f"{name} = UNSET")
-            combos = "[(" + "".join(f"{v}, " for v in variables[k - 1:]) + ") " + " ".join(
-                f"for {v} in {domains[d - 1]}" for d, v in zip(range(k, len(params) + 1), variables[k - 1:])) + "]"
+            placed.setdefault(0, []).insert(0, _unset(name))
+            combos = t.listcomp(t.tuple_(variables[k - 1:]),
+                                [t.comp(v, domains[d - 1]) for d, v in zip(range(k, len(params) + 1),
+                                                                           variables[k - 1:])])
             domains = domains[:k - 1] + [invariants.lazy(name, combos)]
             params = [*params[:k - 1], Combined(params[k - 1].pos, variables[k - 1:])]
         for depth in range(2, len(params) + 1):
             q, domain = params[depth - 1], domains[depth - 1]
-            at = uses(pyast.parse(domain, mode="eval"), variables)
+            at = uses(domain, variables)
             if at < depth - 1 and not isinstance(q, Combined) and not isinstance(q.domain, ast.Range) \
                     and invariants.costly_source(domain):
                 # a source not reading the parameter just outside it: listed once, not per value
                 name = next(lifted_names)
-                placed.setdefault(at, []).insert(0, f"{name} = UNSET")
-                domains[depth - 1] = invariants.lazy(name, domain if domain.startswith("[") else f"list({domain})")
+                placed.setdefault(at, []).insert(0, _unset(name))
+                listed = domain if isinstance(domain, (py.ListComp, py.List)) else t.call("list", domain)
+                domains[depth - 1] = invariants.lazy(name, listed)
+        body = lines
         for depth in range(len(params) + 1):
-            indent = "    " * (depth + 1)
             if depth:
                 q = params[depth - 1]
-                domain = domains[depth - 1]
                 # a part the domain works out several times: once
-                domain, boxes = invariants.share_repeated(domain, lifted_names.__next__)
-                lines.extend("    " * depth + f"{box} = []" for box in boxes)
-                target = ", ".join(q.names) if isinstance(q, Combined) else f"a_{q.name}"
-                head = "    " * depth + f"for {target} in "
+                domain, boxes = invariants.share_repeated(domains[depth - 1], lifted_names.__next__)
+                body.extend(t.assign(box, t.list_([])) for box in boxes)
+                target = t.tuple_(q.names) if isinstance(q, Combined) else t.name(f"a_{q.name}")
                 if isinstance(q.domain, ast.Range):  # `a..b` worked out while playing: it may be huge
-                    lines.append(f"{head}rt.bounded_choices({domain}):{self.tag(q.pos)}")
-                else:  # zones, cells, players: bounded by the sizes of the game
-                    lines.append(f"{head}{domain}:{self.tag(q.pos)}")
-            for line in placed.get(depth, []):
-                lines.append(indent + line)
-                if line.startswith("if not"):
-                    lines.append(indent + "    " + ("continue" if depth else terminal))
-        args = "(" + "".join(f"{v}, " for v in variables) + ")"
-        lines.append("    " * (len(params) + 1) + f"out.append(({aid}, {args}))")
+                    domain = t.call(t.attr("rt", "bounded_choices"), domain)
+                loop = t.at(t.for_(target, domain, []), q.pos)  # zones, cells, players: bounded by the game
+                body.append(loop)
+                body = loop.body
+            body.extend(placed.get(depth, []))
+        body.append(_offer(t.tuple_([t.const(aid), t.tuple_(variables)])))
         return lines
 
     @staticmethod
-    def invariant_suffix(params: list, domains: list[str], variables: list[str], placed: dict) -> list[int]:
+    def invariant_suffix(params: list, domains: list[t.Code], variables: list[str], placed: dict) -> list[int]:
         """The depths of the longest run of last parameters (two or more) whose domains read
         no parameter before the run, with no requirement tested among them; [] when none."""
         best: list[int] = []
@@ -245,11 +248,10 @@ class ActionCompiler:
                 break
             read = set()
             for d in depths:
-                node = pyast.parse(domains[d - 1], mode="eval")
-                read |= {i for i, v in enumerate(variables) if v in {n.id for n in pyast.walk(node)
-                                                                    if isinstance(n, pyast.Name)}}
-            if any(i < k for i in read) or any(isinstance(n, pyast.NamedExpr)
-                                               for d in depths for n in pyast.walk(pyast.parse(domains[d - 1]))):
+                names = t.names_in(domains[d - 1])
+                read |= {i for i, v in enumerate(variables) if v in names}
+            if any(i < k for i in read) or any(isinstance(n, py.NamedExpr)
+                                               for d in depths for n in py.walk(domains[d - 1])):
                 continue
             if len(depths) >= 2:
                 best = depths
@@ -261,108 +263,111 @@ class ActionCompiler:
                                       f"of its arguments to try ({describe('choices')})",
                                       "narrow its parameters' domains")], self.ck.sources)
 
-    def precomputed_legal(self, aid: int, variables: list[str], domains: list[str], fixed: list,
-                          dynamic: list, terminal: str) -> list[str]:
+    def precomputed_legal(self, aid: int, variables: list[str], domains: list[t.Code], fixed: list,
+                          dynamic: list, terminal: str) -> list[py.stmt]:
         """Parameters whose domains and some conditions do not depend on the state (pairs of
         cells in one row, say) are enumerated once per player when the rules are compiled;
         only the conditions that read the state are tested while the game runs."""
+        def leave() -> py.stmt:
+            return t.ret() if terminal == "return" else t.break_()
+
         k = len(self.precomputed)
-        pre = [f"def pre_{k}(me):", "    out = []", "    tried = 0"]
-        depth = 1
-        for var, dom in zip(variables, domains):
-            pre.append("    " * depth + f"for {var} in {dom}:")
-            depth += 1
+        pre: list[py.stmt] = [t.assign("out", t.list_([])), t.assign("tried", t.const(0))]
+        body = pre
+        for depth, (var, dom) in enumerate(zip(variables, domains), 1):
+            loop = t.for_(var, dom, [])
+            body.append(loop)
+            body = loop.body
             # every value tried counts, so that domains too large to list are refused, not listed
-            pre.append("    " * depth + "tried += 1")
-            pre.append("    " * depth + "if tried > LIMITS.choices:")
-            pre.append("    " * depth + "    raise rt.TooManyChoices()")
-            for cond, _tag in fixed:
-                if uses(pyast.parse(cond, mode="eval"), variables) == depth - 1:
-                    pre.append("    " * depth + f"if not ({cond}):")
-                    pre.append("    " * depth + "    continue")
-        pre.append("    " * depth + f"out.append(({aid}, (" + "".join(f"{v}, " for v in variables) + ")))")
-        pre.append("    return out")
-        self.precomputed.append("\n".join(pre))
+            body.append(t.augassign("tried", "+", t.const(1)))
+            body.append(t.if_(t.compare(t.name("tried"), ">", t.attr("LIMITS", "choices")),
+                              [t.raise_(t.call(t.attr("rt", "TooManyChoices")))]))
+            body.extend(t.if_(t.not_(cond), [t.continue_()]) for cond, _pos in fixed if uses(cond, variables) == depth)
+        body.append(_offer(t.tuple_([t.const(aid), t.tuple_(variables)])))
+        pre.append(t.ret("out"))
+        self.precomputed.append(t.function(f"pre_{k}", ["me"], pre))
         self.precomputed_aid.append(aid)
-        lines = []
-        for cond, tag in dynamic:  # conditions without parameters first: leave early
-            if not uses(pyast.parse(cond, mode="eval"), variables):
-                lines.append(f"    if not ({cond}):{tag}")
-                lines.append(f"        {terminal}")
-        inner = [(c, t) for c, t in dynamic if uses(pyast.parse(c, mode="eval"), variables)]
+        offered = t.sub(t.sub("PRE", k), "me")
+        lines: list[py.stmt] = []
+        for cond, pos in dynamic:  # conditions without parameters first: leave early
+            if not uses(cond, variables):
+                lines.append(t.at(t.if_(t.not_(cond), [leave()]), pos))
+        inner = [(c, pos) for c, pos in dynamic if uses(c, variables)]
         if not inner:
-            lines.append(f"    out.extend(PRE[{k}][me])")
+            lines.append(t.expr(t.call(t.attr("out", "extend"), offered)))
             return lines
-        first = [(c, t) for c, t in inner if uses(pyast.parse(c, mode="eval"), variables) == 1]
+
+        def guards(pairs: list) -> list[py.stmt]:
+            return [t.at(t.if_(t.not_(c), [t.continue_()]), pos) for c, pos in pairs]
+
+        def each_action(source: t.Code, pairs: list) -> py.For:
+            unpack = t.assign(t.tuple_(variables), t.sub("action", 1))
+            return t.for_("action", source, [unpack, *guards(pairs), _offer(t.name("action"))])
+
+        first = [(c, pos) for c, pos in inner if uses(c, variables) == 1]
         if first and len(variables) > 1:
             # conditions on the first parameter alone: test them once per value, not per action
             self.grouped.add(k)
-            lines.append(f"    for {variables[0]}, actions in PRE[{k}][me]:")
-            for cond, tag in first:
-                lines.append(f"        if not ({cond}):{tag}")
-                lines.append("            continue")
-            rest = [(c, t) for c, t in inner if (c, t) not in first]
+            loop = t.for_(t.tuple_([variables[0], "actions"]), offered, guards(first))
+            rest = [(c, pos) for c, pos in inner if (c, pos) not in first]
             if not rest:
-                lines.append("        out.extend(actions)")
-                return lines
-            lines.append("        for action in actions:")
-            lines.append("            " + ", ".join(variables) + ", = action[1]")
-            for cond, tag in rest:
-                lines.append(f"            if not ({cond}):{tag}")
-                lines.append("                continue")
-            lines.append("            out.append(action)")
+                loop.body.append(t.expr(t.call(t.attr("out", "extend"), "actions")))
+            else:
+                loop.body.append(each_action(t.name("actions"), rest))
+            lines.append(loop)
             return lines
-        lines.append(f"    for action in PRE[{k}][me]:")
-        lines.append("        " + ", ".join(variables) + ", = action[1]")
-        for cond, tag in inner:
-            lines.append(f"        if not ({cond}):{tag}")
-            lines.append("            continue")
-        lines.append("        out.append(action)")
+        lines.append(each_action(offered, inner))
         return lines
 
-    def compile_public_label(self, info: ActionInfo) -> str:
+    def compile_public_label(self, info: ActionInfo) -> py.FunctionDef:
         """What the other players see of a secret action (its own public label, or a default)."""
         aid = self.action_ids[info.name]
         d = info.decl
-        lines = [f"def public_label_{aid}(st, me, args):", "    Z = st.z; V = st.v; P = st.p"]
-        env = Env({"me": "me", **{q.name: f"args[{i}]" for i, q in enumerate(d.params)}}, me="me")
-        text = self.cx_text(d.public_label, env) if d.public_label is not None else repr("acts in secret")
-        lines.append(f"    return {text}")
-        return "\n".join(lines)
+        env = Env({"me": "me", **{q.name: t.sub("args", i) for i, q in enumerate(d.params)}}, me="me")
+        text = self.cx_text(d.public_label, env) if d.public_label is not None else t.const("acts in secret")
+        return t.function(f"public_label_{aid}", ["st", "me", "args"], state_aliases() + [t.ret(text)])
 
-    def compile_invariant(self, index: int, inv: ast.InvariantDecl) -> str:
+    def compile_invariant(self, index: int, inv: ast.InvariantDecl) -> list[py.FunctionDef]:
         """An invariant's test and its message, each a function of the state and a seat."""
         self.where = inv.pos
         env = Env({inv.player: "p"} if inv.player else {})
-        head = "    Z = st.z; V = st.v; P = st.p"
-        return (f"def invariant_{index}(st, p):\n{head}\n    return {self.cx_test(inv.cond, env)}{self.tag(inv.pos)}\n"
-                f"def invariant_text_{index}(st, p):\n{head}\n    return {self.cx_text(inv.message, env)}")
+        test = t.function(f"invariant_{index}", ["st", "p"],
+                          state_aliases() + [t.at(t.ret(self.cx_test(inv.cond, env)), inv.pos)])
+        text = t.function(f"invariant_text_{index}", ["st", "p"],
+                          state_aliases() + [t.ret(self.cx_text(inv.message, env))])
+        return [test, text]
 
-    def compile_measure(self, index: int, measure: ast.MeasureDecl) -> str:
+    def compile_measure(self, index: int, measure: ast.MeasureDecl) -> py.FunctionDef:
         """A measure's value, a function of the state (read once, at the end of a game)."""
         self.where = measure.pos
-        return (f"def measure_{index}(st):\n    Z = st.z; V = st.v; P = st.p\n"
-                f"    return {self.cx(measure.value, Env())}{self.tag(measure.pos)}")
+        return t.function(f"measure_{index}", ["st"],
+                          state_aliases() + [t.at(t.ret(self.cx(measure.value, Env())), measure.pos)])
 
-    def compile_visibility(self, index: int, cond: ast.Expr) -> str:
+    def compile_visibility(self, index: int, cond: ast.Expr) -> py.FunctionDef:
         self.where = cond.pos
-        return f"def visible_{index}(st):\n    Z = st.z; V = st.v; P = st.p\n    return {self.cx(cond, Env())}"
+        return t.function(f"visible_{index}", ["st"], state_aliases() + [t.ret(self.cx(cond, Env()))])
 
-    def compile_action_label(self, info: ActionInfo) -> str:
+    def compile_action_label(self, info: ActionInfo) -> py.FunctionDef:
         aid = self.action_ids[info.name]
-        lines = [f"def label_{aid}(st, me, args):", "    Z = st.z; V = st.v; P = st.p"]
         d = info.decl
         if d is None:
-            lines.append("    return 'pass'")
-            return "\n".join(lines)
-        env = Env({"me": "me"}, me="me")
-        for i, p in enumerate(d.params):
-            env.names[p.name] = f"args[{i}]"
-        if d.label is not None:
-            lines.append(f"    return {self.cx_text(d.label, env)}")
+            text = t.const("pass")
         else:
-            shown = " + ' ' + ".join(self.show(self.ck.types.get(p.domain), f"args[{i}]", elem=True)
-                                      for i, p in enumerate(d.params))
-            lines.append(f"    return {d.name!r}" + (f" + ' ' + {shown}" if shown else ""))
-        return "\n".join(lines)
+            env = Env({"me": "me", **{p.name: t.sub("args", i) for i, p in enumerate(d.params)}}, me="me")
+            if d.label is not None:
+                text = self.cx_text(d.label, env)
+            else:
+                shown = [part for i, p in enumerate(d.params) for part in
+                         (t.const(" "), self.show(self.ck.types.get(p.domain), t.sub("args", i), elem=True))]
+                text = t.add(t.const(d.name), *shown)
+        return t.function(f"label_{aid}", ["st", "me", "args"], state_aliases() + [t.ret(text)])
 
+
+def _offer(action: t.Code) -> py.stmt:
+    """`out.append(action)`: a legal action found."""
+    return t.expr(t.call(t.attr("out", "append"), action))
+
+
+def _unset(name: str) -> py.stmt:
+    """`name = UNSET`: a lifted part to work out again where its parameters change."""
+    return t.assign(name, t.name("UNSET"))

@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
+import ast as py
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import attrs
 
 from .. import ast, runtime
 from ..checker import Checker
-from ..codegen import (
-    fuse_blocks,
-    group_by_first,
-    prologue,
-    read_arguments,
-    reads_state,
-)
 from ..diagnostics import Diagnostic, RulesError
 from ..model import ANY, Type
+from . import pytree as t
 from .actions import ActionCompiler
 from .expressions import ExpressionCompiler
 from .layout import LayoutCompiler
 from .program import ActionInfo, Env, Program
+from .rewrites import STATE_ALIASES, fuse_blocks, group_by_first, prologue, read_arguments, reads_state, state_aliases
 from .scoring import ScoringCompiler
 from .statements import StatementCompiler
 
 PASS = "pass"
+MAX_INLINED_NODES = 600  # syntax nodes of a def's body (with the defs it pastes in), at most, to paste it
 
 
 class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompiler, ExpressionCompiler):
@@ -40,21 +41,21 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.in_iterable = 0  # > 0 while compiling a generator's source: no `:=` allowed there
         self.tables: list[tuple] = []  # constant step tables, looked up by table_lookup
         self.points: list[tuple[int, ...]] = []  # the action sets that decisions offer
-        self.files: list[str] = []  # rules files named by position tags
         self._label_ns: dict | None = None
         self._labels_made: dict[tuple, str] = {}  # (kind, attribute values) -> label
         self._setup_ns: dict | None = None
-        self.precomputed: list[str] = []  # functions listing the state-free legal arguments
+        self.precomputed: list[py.FunctionDef] = []  # functions listing the state-free legal arguments
         self.precomputed_aid: list[int] = []  # the action each of them lists
         self.trigger_stack: list[ast.TriggerDecl] = []  # triggers being inlined, to refuse cycles
         self.grouped: set[int] = set()  # precomputed lists grouped by their first argument
         self.options = options
-        self.blocks: list[list[str]] = []
+        self.blocks: list[list[py.stmt]] = []
         self.cur: int = -1
-        self.indent = 1
+        self.out: list[py.stmt] = []  # where emit() puts the next statement
         self.fresh = itertools.count()
-        self.helpers: list[str] = []
         self.n_locals = 0
+        self.statements_compiled = 0  # see count_statement: the code made is bounded
+        self.def_sizes: dict[str, int] = {}  # see inlined_size
         self.memo: dict = {}
         self.line_map: dict[int, ast.Pos] = {}
         self.decision_pos: dict[int, ast.Pos] = {}  # resume block -> the decision's statement
@@ -64,38 +65,41 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.log_templates: list = []
 
     # --- blocks -----------------------------------------------------------------------
-    def tag(self, pos: ast.Pos) -> str:
-        """A comment naming a rule's file, line and column, for runtime errors."""
-        if pos.file not in self.files:
-            self.files.append(pos.file)
-        return f"  # @{self.files.index(pos.file)}:{pos.line}:{pos.column}"
-
     def new_block(self) -> int:
         self.blocks.append([])
         return len(self.blocks) - 1
 
-    def scoped(self, slots: list[str], first: int) -> None:
+    def scoped(self, slots: list[t.Code], first: int) -> None:
         """The locals `slots` are set whenever the flow stands in blocks [first, now): a
         restored state standing there must hold a value in each."""
         for code in slots:
-            if code.startswith("L["):
-                self.slot_scope[int(code[2:-1])] = (first, len(self.blocks))
+            if t.is_slot(code):
+                self.slot_scope[code.slice.value] = (first, len(self.blocks))
 
     def start(self, b: int) -> None:
         self.cur = b
-        self.indent = 1
+        self.out = self.blocks[b]
 
-    def emit(self, line: str, pos: ast.Pos | None = None) -> None:
-        text = "    " * self.indent + line
-        if pos is not None:
-            text += self.tag(pos)
-        self.blocks[self.cur].append(text)
+    def emit(self, stmt: py.stmt, pos: ast.Pos | None = None) -> py.stmt:
+        """Put a statement where the compiler stands, made for the rule at `pos`."""
+        self.out.append(t.at(stmt, pos))
+        return stmt
 
-    def slot(self, kind: Type = ANY) -> str:
+    @contextmanager
+    def into(self, body: list[py.stmt]) -> Iterator[None]:
+        """Emit into `body` (a compound statement's) for a while."""
+        saved = self.out
+        self.out = body
+        try:
+            yield
+        finally:
+            self.out = saved
+
+    def slot(self, kind: Type = ANY) -> t.Code:
         """A new persistent local `L[k]`; its kind lets a restored state be checked."""
         self.n_locals += 1
         self.slot_types.append(kind)
-        return f"L[{self.n_locals - 1}]"
+        return t.sub("L", self.n_locals - 1)
 
     # --- compile all -------------------------------------------------------------------
     def compile(self) -> Program | None:
@@ -125,15 +129,15 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             self.actions.append(ActionInfo(a.name, a, limits=[(lim.times, lim.scope) for lim in a.limits]))
         entry = self.new_block()
         self.start(entry)
-        self.emit("pass")
+        self.emit(t.pass_())
         flow = self.m.flow
         end = self.compile_body(flow.body, Env(), entry) if flow else entry
         self.start(end)
-        self.emit("st.over = True")
-        self.emit("return -2")
-        self.direct_src: list[str] = []
+        self.emit(t.assign(t.attr("st", "over"), t.const(True)))
+        self.emit(t.ret(-2))
+        self.direct_src: list[py.FunctionDef] = []
         self.reentrant = self.reentrant_actions()
-        self.entries: list[tuple[int, list[str]]] = []  # (action id, entry function's first lines)
+        self.entries: list[tuple[int, list[py.stmt]]] = []  # (action id, entry function's first statements)
         for info in self.actions[1:]:
             self.compile_action(info)
         legal_src = [self.compile_legal(info) for info in self.actions]
@@ -142,21 +146,21 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         label_src += [self.compile_public_label(info) for info in self.actions
                       if info.decl is not None and info.decl.secret]
         label_src += [self.compile_visibility(i, cond) for i, cond in enumerate(self.vis_conds)]
-        label_src += [self.compile_invariant(i, inv) for i, inv in enumerate(self.m.invariants)]
+        label_src += [f for i, inv in enumerate(self.m.invariants) for f in self.compile_invariant(i, inv)]
         label_src += [self.compile_measure(i, m) for i, m in enumerate(self.m.measures.values())]
         score_src = [self.compile_scoring(s) for s in self.m.scorings.values()]
         rank_src = self.compile_ranking()
-        source = self.assemble(legal_src, label_src, score_src, rank_src)
-        code = self.python(source)
+        module = self.assemble(legal_src, label_src, score_src, rank_src)
+        code = self.python(module)
         if self.check_only:  # every setup value and table was worked out, Python took the code
             return None
-        return self.link(source, code, label_src)
+        return self.link(module, code, label_src)
 
-    def python(self, source: str):
-        """Python's own compile() of the generated module; what it refuses (code nested
+    def python(self, module: py.Module):
+        """Python's own compile() of the generated module's tree; what it refuses (code nested
         deeper than it allows) is reported at the rules line that made that code."""
         try:
-            return compile(source, f"<ruleforge:{self.m.title}>", "exec")
+            return compile(module, "<ruleforge:rules>", "exec")
         except SyntaxError as err:
             self.where = self.line_map.get(err.lineno or 0, self.where)
             raise RulesError([self.too_complex(err)], self.ck.sources) from None
@@ -174,50 +178,35 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         return Diagnostic(pos, f"this is nested too deeply for the generated Python ({detail})",
                           "split it: give a part a name with 'let' or 'def'")
 
-    def assemble(self, legal_src, label_src, score_src, rank_src) -> str:
-        """The generated module's text; fills the line map (generated line -> rules position)."""
-        parts = ["# generated by ruleforge; do not edit"]
-        parts += self.helpers
-        parts += self.defs_src
-        bodies = [body if body and body[-1].strip().startswith("return")
-                  else body + ["    raise AssertionError('fell off the end of a block')"]
+    def assemble(self, legal_src, label_src, score_src, rank_src) -> py.Module:
+        """The generated module's tree; fills the line map (generated line -> rules position)."""
+        parts: list[py.stmt] = list(self.defs_src)
+        bodies = [body if body and isinstance(body[-1], py.Return)
+                  else body + [t.raise_(t.call("AssertionError", t.const("fell off the end of a block")))]
                   for body in self.blocks]
         # entry functions ride along as extra blocks, so fusion pastes their first block in
         fused = fuse_blocks(bodies + [head for _, head in self.entries])
         for i, body in enumerate(fused[:len(bodies)]):
-            parts.append(f"def b{i}(st):")
-            parts.extend(prologue(body, ("Z", "st.z"), ("V", "st.v"), ("L", "st.l"), ("P", "st.p")))
-            parts.extend(body)
+            parts.append(t.function(f"b{i}", ["st"], prologue(body, *STATE_ALIASES) + body))
         for (aid, head), body in zip(self.entries, fused[len(bodies):]):
             info = self.actions[aid]
-            params = "".join(f", a_{q.name}" for q in info.decl.params)
-            parts.append(f"def enter_{aid}(st, me{params}):")
-            body = body[:len(head) - 1] + read_arguments(
-                body[len(head) - 1:], {info.me_slot: "me", **{slot: f"a_{q.name}" for slot, q
-                                                             in zip(info.param_slots, info.decl.params)}})
-            parts.extend(prologue(body, ("Z", "st.z"), ("V", "st.v"), ("L", "st.l"), ("P", "st.p")))
-            parts.extend(body)
-        parts += legal_src + label_src + score_src + self.direct_src + self.precomputed + [rank_src]
-        source = "\n".join(parts) + "\n"
-        last: ast.Pos | None = None
-        for lineno, line in enumerate(source.splitlines(), 1):
-            if line.startswith("def "):
-                last = None  # a line inherits the position of the nearest tagged line above it
-            if "  # @" in line:
-                f, ln, col = line.rsplit("  # @", 1)[1].split(":")
-                last = ast.Pos(self.files[int(f)], int(ln), int(col))
-            if last is not None:
-                self.line_map[lineno] = last
-        return source
+            params = [f"a_{q.name}" for q in info.decl.params]
+            slots = {info.me_slot: "me", **dict(zip(info.param_slots, params))}
+            body = body[:len(head) - 1] + read_arguments(body[len(head) - 1:], slots)
+            parts.append(t.function(f"enter_{aid}", ["st", "me", *params], prologue(body, *STATE_ALIASES) + body))
+        parts += legal_src + label_src + score_src + self.direct_src + self.precomputed + rank_src
+        module = py.Module(parts, [])
+        self.line_map.update(t.number_lines(module))
+        return module
 
-    def link(self, source: str, code, label_src) -> Program:
+    def link(self, module: py.Module, code, label_src) -> Program:
         """Run the compiled module and gather its functions and tables into a Program."""
         ns = self.base_namespace()
         ns["LBL"] = self.comp_label
         ns["LOGT"] = self.log_templates
         ns["PRE"] = pre = []
         ns["FIRED"] = [0] * len(self.m.triggers)
-        exec(code, ns)  # noqa: S102 - our own generated code
+        exec(code, ns)  # noqa: S102 - a tree the compiler built; texts of the rules are constants in it
         for k in range(len(self.precomputed)):
             try:
                 per_player = [ns[f"pre_{k}"](me) for me in range(self.n)]
@@ -237,7 +226,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
                     default = self.eval_const(d.default)
             prop_init.append(default)
         program = Program(
-            players=self.n, model=self.m, source=source, namespace=ns, blocks=blocks,
+            players=self.n, model=self.m, module=module, namespace=ns, blocks=blocks,
             zones=self.zones, zone_base=self.zone_base, var_base=self.var_base, var_names=self.var_names,
             var_kinds=self.var_kinds, var_shown=self.var_shown,
             props=self.props, comp_kind=self.comp_kind, comp_label=self.comp_label,
@@ -251,7 +240,8 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             n_locals=self.n_locals, rank_func=ns["rank_key"], line_map=self.line_map,
             option_names=self.option_names, option_values=self.option_values, compiler=self,
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
-            state_labels=[reads_state(label_src[i].split("\n", 2)[-1]) for i in range(len(self.actions))],
+            state_labels=[any(reads_state(s) for s in label_src[i].body[len(state_aliases()):])
+                          for i in range(len(self.actions))],
             vis_funcs=[ns[f"visible_{i}"] for i in range(len(self.vis_conds))],
             invariants=[(inv.pos, inv.player is not None, ns[f"invariant_{i}"], ns[f"invariant_text_{i}"])
                         for i, inv in enumerate(self.m.invariants)],
@@ -271,12 +261,12 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             return ()
         kinds = []
         for q in info.decl.params:
-            t = self.ck.types.get(q.domain)
-            if t is not None and t.kind == "list" and t.element is not None:
-                t = t.element
-            elif t is not None and t.kind in ("zone", "grid"):
-                t = Type("comp")
-            kinds.append((q.name, t.kind if t is not None else "any"))
+            kind = self.ck.types.get(q.domain)
+            if kind is not None and kind.kind == "list" and kind.element is not None:
+                kind = kind.element
+            elif kind is not None and kind.kind in ("zone", "grid"):
+                kind = Type("comp")
+            kinds.append((q.name, kind.kind if kind is not None else "any"))
         return tuple(kinds)
 
     def initial_vars(self, ns: dict) -> list:
@@ -294,34 +284,61 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         makes N alike, and a large deck would otherwise compile its label N times."""
         kind = self.comp_kind[c]
         attrs_ = self.comp_attrs[c]
-        env_names = {name: repr(value) for name, value in attrs_.items()}
-        key = (kind, tuple(env_names.items()))
+        key = (kind, tuple((name, repr(value)) for name, value in attrs_.items()))
         label = self._labels_made.get(key)
         if label is None:
-            label = self._labels_made[key] = self._make_label(kind, attrs_, env_names)
+            label = self._labels_made[key] = self._make_label(kind, attrs_)
         return label
 
-    def _make_label(self, kind: str, attrs_: dict, env_names: dict[str, str]) -> str:
+    def _make_label(self, kind: str, attrs_: dict) -> str:
         info = self.m.kinds[kind]
         if info.decl.label is None:
             shown = ", ".join(f"{k}: {runtime.show(v)}" for k, v in attrs_.items() if v not in (None, False))
             return f"{kind}({shown})" if shown else kind
-        env = Env(dict(env_names))
+        env = Env({name: t.literal_code(value) for name, value in attrs_.items()})
         for p in info.props:
-            env.names[p] = "None"
+            env.names[p] = t.const(None)
         code = self.cx_text(info.decl.label, env)
         if self._label_ns is None:
             self._label_ns = self.base_namespace()
-        return eval(code, self._label_ns)  # noqa: S307
+        return eval(t.compile_expression(code), self._label_ns)  # noqa: S307 - a tree the compiler built
 
     # --- defs -------------------------------------------------------------------------------
-    def compile_def(self, d: ast.DefDecl) -> str:
-        self.where = d.pos
-        env = Env({p.name: f"a_{p.name}" for p in d.params})
-        params = "".join(f", a_{p.name}" for p in d.params)
-        body = self.cx(d.body, env)
-        return f"def d_{d.name}(st{params}):\n    Z = st.z; V = st.v; P = st.p\n    return {body}"
+    def worth_inlining(self, name: str) -> bool:
+        """A def is pasted where it is called unless its code would be large: defs each calling
+        the one before twice would otherwise double the code at each step."""
+        return self.inlined_size(name) <= MAX_INLINED_NODES
 
+    def inlined_size(self, name: str) -> int:
+        """The nodes of a def's body with the defs it calls pasted in where they would be."""
+        if name not in self.def_sizes:
+            self.def_sizes[name] = MAX_INLINED_NODES + 1  # (defs cannot call themselves; be safe)
+            self.def_sizes[name] = self._expanded_size(self.m.defs[name].body)
+        return self.def_sizes[name]
+
+    def _expanded_size(self, e) -> int:
+        size = 0
+        todo = [e]
+        while todo:
+            x = todo.pop()
+            size += 1
+            if isinstance(x, (ast.Name, ast.Call)) and self.ck.res.get(x, ("",))[0] == "def":
+                callee = x.ident if isinstance(x, ast.Name) else x.func
+                size += self.inlined_size(callee) if self.worth_inlining(callee) else 1
+            for field in attrs.fields(type(x)):
+                value = getattr(x, field.name)
+                for item in value if isinstance(value, tuple) else (value,):
+                    if isinstance(item, (ast.Expr, ast.TableEntry)):
+                        todo.append(item)
+                    elif isinstance(item, tuple):
+                        todo.extend(y for y in item if isinstance(y, ast.Expr))
+        return size
+
+    def compile_def(self, d: ast.DefDecl) -> py.FunctionDef:
+        self.where = d.pos
+        body = self.cx(d.body, Env({p.name: f"a_{p.name}" for p in d.params}))
+        return t.function(f"d_{d.name}", ["st", *(f"a_{p.name}" for p in d.params)],
+                          state_aliases() + [t.ret(body)])
 
 
 def compile_program(checker: Checker, players: int, options: dict | None = None,
@@ -351,5 +368,5 @@ def _stay(st, me) -> int:
     return st.pc
 
 
-def _zero(t: Type):
-    return {"int": 0, "flag": False, "text": ""}.get(t.kind)
+def _zero(kind: Type):
+    return {"int": 0, "flag": False, "text": ""}.get(kind.kind)

@@ -1,37 +1,41 @@
-"""Expressions to Python expressions, with the rewrites for speed (docs/design.md)."""
+"""Expressions to Python expression trees, with the rewrites for speed (docs/design.md)."""
 
 from __future__ import annotations
 
-import ast as pyast
-import re
+import ast as py
+import math
+from collections.abc import Callable
 
-from .. import ast, invariants
-from ..codegen import (
-    CHEAP,
-    CONSTANT,
-    SIMPLE,
+from .. import ast, runtime
+from ..diagnostics import Diagnostic, RulesError
+from ..limits import LIMITS, describe
+from ..model import Type
+from . import invariants
+from . import pytree as t
+from .program import Env
+from .rewrites import (
     as_list,
     cell_index,
     count_names,
     count_vs_zero,
     fixed_range,
+    fold_int,
+    is_span,
     none_or_some,
     zone_count_vs_zero,
 )
-from ..diagnostics import Diagnostic, RulesError
-from ..model import Type
-from .program import Env
 
 UNROLLED = ("count", "any", "every", "sum")  # generators written out term by term when short
 MAX_UNROLLED = 10
-MAX_UNROLLED_CODE = 400  # characters of the item and condition copied per value
+MAX_UNROLLED_NODES = 130  # syntax nodes of the item and condition copied per value
+EMPTY = {"count": 0, "sum": 0, "any": False, "every": True}  # each of UNROLLED over no items
 
 
 class ExpressionCompiler:
     """The expressions' part of `Compiler`."""
 
     # --- expressions --------------------------------------------------------------------------
-    def iterable(self, e: ast.Expr, env: Env) -> str:
+    def iterable(self, e: ast.Expr, env: Env) -> t.Code:
         """cx_iter for a generator's source, where Python forbids assignment expressions."""
         self.in_iterable += 1
         try:
@@ -39,183 +43,209 @@ class ExpressionCompiler:
         finally:
             self.in_iterable -= 1
 
-    def cx_iter(self, e: ast.Expr, env: Env) -> str:
+    def cx_iter(self, e: ast.Expr, env: Env) -> t.Code:
         """Code for iterating over a zone (its contents), a grid (every cell's) or a list."""
-        t = self.ck.types.get(e)
+        kind = self.ck.types.get(e)
         code = self.cx(e, env)
-        if t is not None and t.kind == "zone":
-            return f"Z[{code}]"
-        if t is not None and t.kind == "grid":
-            rows, cols = self.grid_size[t.name]
-            return f"grid_items(Z, {code}, {rows * cols})"
+        if kind is not None and kind.kind == "zone":
+            return t.sub("Z", code)
+        if kind is not None and kind.kind == "grid":
+            rows, cols = self.grid_size[kind.name]
+            return t.call("grid_items", "Z", code, rows * cols)
         return code
 
     def grid_of(self, e: ast.Expr) -> tuple[int, int]:
-        t = self.ck.types.get(e)
-        return self.grid_size[t.name] if t is not None and t.kind == "grid" else (1, 1)
+        kind = self.ck.types.get(e)
+        return self.grid_size[kind.name] if kind is not None and kind.kind == "grid" else (1, 1)
 
-    def cx_text(self, s: ast.StrLit, env: Env) -> str:
-        pieces = []
-        for part in s.parts:
-            if isinstance(part, str):
-                pieces.append(repr(part))
-            else:
-                pieces.append(self.show(self.ck.types.get(part), self.cx(part, env)))
-        return " + ".join(pieces) if pieces else "''"
+    def cx_text(self, s: ast.StrLit, env: Env) -> t.Code:
+        pieces = [t.const(part) if isinstance(part, str) else self.show(self.ck.types.get(part), self.cx(part, env))
+                  for part in s.parts]
+        text = t.add(*pieces) if pieces else t.const("")
+        if any(getattr(self.ck.types.get(part), "kind", "") == "text" for part in s.parts if not isinstance(part, str)):
+            return t.call(t.attr("rt", "bounded_text"), text)  # a text made of texts may double each time
+        return text
 
-    def template(self, s: ast.StrLit, env: Env) -> tuple[list, str]:
+    def template(self, s: ast.StrLit, env: Env) -> tuple[list, list[t.Code]]:
         """A log line: the text parts and the code of the values, rendered later."""
         parts, values = [], []
         for part in s.parts:
             if isinstance(part, str):
                 parts.append(part)
             else:
-                t = self.ck.types.get(part)
-                parts.append((t.kind if t else "any",))
+                kind = self.ck.types.get(part)
+                parts.append((kind.kind if kind else "any",))
                 values.append(self.cx(part, env))
-        return parts, "".join(f"{v}, " for v in values)
+        return parts, values
 
-    def show(self, t: Type | None, code: str, elem: bool = False) -> str:
+    def show(self, kind: Type | None, code: t.Code, elem: bool = False) -> t.Code:
         """Code that renders a value for people: players as P1.., components by label."""
-        if t is not None and elem:
-            t = _element(t)
-        kind = t.kind if t is not None else "any"
-        if kind == "comp":
-            return f"LBL[{code}]"
-        if kind == "player":
-            return f"('P' + str({code} + 1))"
-        if kind == "flag":
-            return f"('yes' if {code} else 'no')"
-        if gives_text(pyast.parse(code, mode="eval").body):
+        if kind is not None and elem:
+            kind = _element(kind)
+        name = kind.kind if kind is not None else "any"
+        if name == "comp":
+            return t.sub("LBL", code)
+        if name == "player":
+            return t.binop(t.const("P"), "+", t.call("str", t.binop(code, "+", t.const(1))))
+        if name == "flag":
+            return t.ifexp(code, t.const("yes"), t.const("no"))
+        if gives_text(code):
             return code  # already a text: show() would give it back as it is
-        return f"show({code})"
+        return t.call("show", code)
 
-    def cx(self, e: ast.Expr, env: Env) -> str:
-        ck = self.ck
+    def cx(self, e: ast.Expr, env: Env) -> t.Code:
         if isinstance(e, ast.IntLit):
-            return str(e.value)
+            return t.const(e.value)
         if isinstance(e, ast.StrLit):
             return self.cx_text(e, env)
         if isinstance(e, ast.Name):
-            res = ck.res.get(e)
-            kind = res[0] if res else "local"
-            if kind == "local":
-                return env.names[e.ident]
-            if kind == "const":
-                return {"true": "True", "false": "False", "none": "None", "player_count": str(self.n)}[e.ident]
-            if kind == "var":
-                return f"V[{self.var_base[e.ident]}]"
-            if kind == "option":
-                return f"st.opt[{self.option_index[e.ident]}]"
-            if kind == "zone":
-                return str(self.zone_base[e.ident])
-            if kind == "def":
-                return self.cx(self.m.defs[e.ident].body, Env())
-            if kind == "enum":
-                return repr(e.ident)
-            if kind == "end_flag":
-                return f"V[{self.end_base + (e.ident == 'finished')}]"
-            raise AssertionError(res)  # pragma: no cover
+            return self.cx_name(e, env)
         if isinstance(e, ast.Attr):
             obj = self.cx(e.obj, env)
             if e.attr in self.prop_index:
-                return f"P[{self.prop_index[e.attr]}][{obj}]"
-            return f"A_{e.attr}[{obj}]"
+                return t.sub(t.sub("P", self.prop_index[e.attr]), obj)
+            return t.sub(f"A_{e.attr}", obj)
         if isinstance(e, ast.Call):
             return self.cx_call(e, env)
         if isinstance(e, ast.GenCall):
             return self.cx_gen(e, env)
         if isinstance(e, ast.Players):
-            if e.start is None:
-                return "PLAYERS"
-            return f"ROT[{self.cx(e.start, env)}]"
+            return t.name("PLAYERS") if e.start is None else t.sub("ROT", self.cx(e.start, env))
         if isinstance(e, ast.ListLit):
-            return "[" + ", ".join(self.cx(i, env) for i in e.items) + "]"
+            return t.list_(self.cx(i, env) for i in e.items)
         if isinstance(e, ast.Table):
-            subject = self.cx(e.subject, env)
-            exact = [en for en in e.entries if en.key is not None and not en.at_least]
-            least = sorted((en for en in e.entries if en.at_least), key=lambda en: -en.key)
-            other = [en for en in e.entries if en.key is None]
-            out = self.cx(other[0].value, env) if other else "None"
-            if subject.isdigit():  # e.g. a table on player_count: decide it now
-                value = int(subject)
-                for en in exact:
-                    if value == en.key:
-                        return self.cx(en.value, env)
-                for en in least:
-                    if value >= en.key:
-                        return self.cx(en.value, env)
-                if not other:
-                    raise RulesError([Diagnostic(e.pos, f"this table has no entry for {value}",
-                                                 "add that key, a 'k+' key or 'else'")], self.ck.sources)
-                return out
-            # each value compiled once: a value may hold a table of its own
-            codes = [self.cx(en.value, env) for en in exact + least]
-            if not SIMPLE.match(subject) and all(CONSTANT.match(v) for v in codes + [out]):
-                # a step table of constants: one lookup, the subject computed once
-                self.tables.append(({en.key: eval(code) for en, code in zip(exact, codes)},  # noqa: S307
-                                    tuple((en.key, eval(code)) for en, code in zip(least, codes[len(exact):])),  # noqa: S307
-                                    eval(out)))  # noqa: S307
-                return f"table_lookup(TBL[{len(self.tables) - 1}], {subject})"
-            chain = "".join(f"{code} if {subject} {'>=' if en.at_least else '=='} {en.key} else "
-                            for en, code in zip(exact + least, codes))
-            return f"({chain}{out})"
+            return self.cx_table(e, env)
         if isinstance(e, ast.IfExpr):
-            return f"({self.cx(e.then, env)} if {self.cx_test(e.cond, env)} else {self.cx(e.other, env)})"
+            return t.ifexp(self.cx_test(e.cond, env), self.cx(e.then, env), self.cx(e.other, env))
         if isinstance(e, ast.BoolOp):
-            return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
+            return t.boolop(e.op, self.cx(e.left, env), self.cx(e.right, env))
         if isinstance(e, ast.Not):
-            return f"(not {self.cx(e.operand, env)})"
+            return t.not_(self.cx(e.operand, env))
         if isinstance(e, ast.Compare):
-            found = count_vs_zero(e, self.m.defs)
-            listed = self.listed_count_vs_zero(e, env) if found is None else None
-            if found is not None or listed is not None:  # count(...) > 0 and the like: stop at the first one found
-                gen, negate = found if found is not None else listed[:2]
-                true = ast.Name(gen.pos, "true")
-                self.ck.res[true] = ("const", "true")
-                code = self.cx(ast.GenCall(gen.pos, "any", true, gen.var, gen.source, gen.cond, None, gen.more),
-                               listed[2] if listed is not None else env if gen is e.left else Env())
-                return f"(not {code})" if negate else code
-            if e.op == "is":
-                res = self.ck.res.get(e)
-                x = self.cx(e.left, env)
-                if res and res[0] == "kind_test":
-                    # `none is K` is false; x is evaluated once (it may draw by chance)
-                    if SIMPLE.match(x):
-                        return f"({x} is not None and KIND[{x}] == {res[1]!r})"
-                    return f"(KINDS[{x}] == {res[1]!r})"  # x evaluated once: KINDS maps none too
-                value = self.cx(e.right, env)
-                props = self.uniform_counts_props()
-                if props is not None and SIMPLE.match(value) and "rand_" not in x \
-                        and (SIMPLE.match(x) or not self.in_iterable):
-                    # inline when every kind counts as the same properties; x is computed once
-                    first = x
-                    if not SIMPLE.match(x):
-                        name = f"_k{next(self.fresh)}"
-                        first, x = f"({name} := {x})", name
-                    tests = "".join(f" or P[{k}][{x}] == {value}" for k in props)
-                    return f"({first} is not None and ({value} in CS[{x}]{tests}))"
-                return f"counts_as_value(P, {x}, {value}, CS, CP)"
-            if e.op == "in":
-                return f"({self.cx(e.left, env)} in {self.cx_iter(e.right, env)})"
-            return f"({self.cx(e.left, env)} {e.op} {self.cx(e.right, env)})"
+            return self.cx_compare(e, env)
         if isinstance(e, ast.Range):
-            return f"range({self.cx(e.low, env)}, {self.cx(e.high, env)} + 1)"
+            return self.cx_range(e, env)
         if isinstance(e, ast.BinOp):
-            if self.ck.res.get(e, ("",))[0] == "join":
-                left, right = (as_list(self.cx_iter(x, env)) for x in (e.left, e.right))
-                return f"({left} + {right})"  # a new list: neither side is changed
-            left, right = self.cx(e.left, env), self.cx(e.right, env)
-            if e.op == "*" and not CONSTANT.match(right) and not SIMPLE.match(right) \
-                    and not SIMPLE.match(left) and "rand_" not in right and not self.in_iterable \
-                    and left.count("(") <= 50:  # (it nests the left side twice: not on deep code)
-                # a count times something costly: when the count is 0, skip the rest
-                m = f"_m{next(self.fresh)}"
-                return f"(0 if not ({m} := {left}) else {m} * {right})"
-            return f"({left} {e.op} {right})"
+            return self.cx_binop(e, env)
         if isinstance(e, ast.Neg):
-            return f"(-{self.cx(e.operand, env)})"
+            return t.neg(self.cx(e.operand, env))
         raise AssertionError(e)  # pragma: no cover
+
+    def cx_name(self, e: ast.Name, env: Env) -> t.Code:
+        res = self.ck.res.get(e)
+        kind = res[0] if res else "local"
+        if kind == "local":
+            return env.names[e.ident]
+        if kind == "const":
+            return t.const({"true": True, "false": False, "none": None, "player_count": self.n}[e.ident])
+        if kind == "var":
+            return t.sub("V", self.var_base[e.ident])
+        if kind == "option":
+            return t.sub(t.attr("st", "opt"), self.option_index[e.ident])
+        if kind == "zone":
+            return t.const(self.zone_base[e.ident])
+        if kind == "def":
+            if not self.worth_inlining(e.ident):
+                return t.call(f"d_{e.ident}", "st")
+            return self.cx(self.m.defs[e.ident].body, Env())
+        if kind == "enum":
+            return t.const(e.ident)
+        if kind == "end_flag":
+            return t.sub("V", self.end_base + (e.ident == "finished"))
+        raise AssertionError(res)  # pragma: no cover
+
+    def cx_range(self, e: ast.Range, env: Env) -> t.Code:
+        """`a..b`: its size checked now when both ends are numbers, else when it is made."""
+        low, high = self.cx(e.low, env), self.cx(e.high, env)
+        first, last = fold_int(low), fold_int(high)
+        if first is None or last is None:
+            return t.call(t.attr("rt", "span"), low, high)
+        if last - first + 1 > LIMITS.range_values:
+            raise RulesError([Diagnostic(e.pos, f"this range has {last - first + 1:,} values, too many to go "
+                                         f"through ({describe('range_values')})")], self.ck.sources)
+        return t.call("range", low, t.binop(high, "+", t.const(1)))
+
+    def cx_table(self, e: ast.Table, env: Env) -> t.Code:
+        subject = self.cx(e.subject, env)
+        exact = [en for en in e.entries if en.key is not None and not en.at_least]
+        least = sorted((en for en in e.entries if en.at_least), key=lambda en: -en.key)
+        other = [en for en in e.entries if en.key is None]
+        out = self.cx(other[0].value, env) if other else t.call(t.attr("rt", "no_entry"), t.clone(subject))
+        known = t.int_value(subject)
+        if isinstance(subject, py.Constant) and known is not None and known >= 0:  # e.g. on player_count: now
+            for en in exact:
+                if known == en.key:
+                    return self.cx(en.value, env)
+            for en in least:
+                if known >= en.key:
+                    return self.cx(en.value, env)
+            if not other:
+                raise RulesError([Diagnostic(e.pos, f"this table has no entry for {known}",
+                                             "add that key, a 'k+' key or 'else'")], self.ck.sources)
+            return out
+        # each value compiled once: a value may hold a table of its own
+        codes = [self.cx(en.value, env) for en in exact + least]
+        if not t.is_simple(subject) and all(t.is_constant(v) for v in codes) and (not other or t.is_constant(out)):
+            # a step table of constants: one lookup, the subject computed once
+            self.tables.append(({en.key: literal(c) for en, c in zip(exact, codes)},
+                                tuple((en.key, literal(c)) for en, c in zip(least, codes[len(exact):])),
+                                literal(out) if other else runtime.NO_ENTRY))
+            return t.call("table_lookup", t.sub("TBL", len(self.tables) - 1), subject)
+        for en, value in reversed(list(zip(exact + least, codes))):
+            out = t.ifexp(t.compare(t.clone(subject), ">=" if en.at_least else "==", t.const(en.key)), value, out)
+        return out
+
+    def cx_compare(self, e: ast.Compare, env: Env) -> t.Code:
+        found = count_vs_zero(e, self.m.defs)
+        listed = self.listed_count_vs_zero(e, env) if found is None else None
+        if found is not None or listed is not None:  # count(...) > 0 and the like: stop at the first one found
+            gen, negate = found if found is not None else listed[:2]
+            true = ast.Name(gen.pos, "true")
+            self.ck.res[true] = ("const", "true")
+            code = self.cx(ast.GenCall(gen.pos, "any", true, gen.var, gen.source, gen.cond, None, gen.more),
+                           listed[2] if listed is not None else env if gen is e.left else Env())
+            return t.not_(code) if negate else code
+        if e.op == "is":
+            return self.cx_is(e, env)
+        if e.op == "in":
+            return t.compare(self.cx(e.left, env), "in", self.cx_iter(e.right, env))
+        return t.compare(self.cx(e.left, env), e.op, self.cx(e.right, env))
+
+    def cx_is(self, e: ast.Compare, env: Env) -> t.Code:
+        res = self.ck.res.get(e)
+        x = self.cx(e.left, env)
+        if res and res[0] == "kind_test":
+            # `none is K` is false; x is evaluated once (it may draw by chance)
+            if t.is_simple(x):
+                return t.and_(t.compare(x, "is not", t.const(None)),
+                              t.compare(t.sub("KIND", t.clone(x)), "==", t.const(res[1])))
+            return t.compare(t.sub("KINDS", x), "==", t.const(res[1]))  # x evaluated once: KINDS maps none too
+        value = self.cx(e.right, env)
+        props = self.uniform_counts_props()
+        if props is not None and t.is_simple(value) and not t.draws(x) and (t.is_simple(x) or not self.in_iterable):
+            # inline when every kind counts as the same properties; x is computed once
+            first = x
+            if not t.is_simple(x):
+                name = f"_k{next(self.fresh)}"
+                first, x = t.named(name, x), t.name(name)
+            tests = [t.compare(t.clone(value), "in", t.sub("CS", t.clone(x)))]
+            tests += [t.compare(t.sub(t.sub("P", k), t.clone(x)), "==", t.clone(value)) for k in props]
+            return t.and_(t.compare(first, "is not", t.const(None)), t.or_(*tests))
+        return t.call("counts_as_value", "P", x, value, "CS", "CP")
+
+    def cx_binop(self, e: ast.BinOp, env: Env) -> t.Code:
+        if self.ck.res.get(e, ("",))[0] == "join":
+            left, right = (as_list(self.cx_iter(x, env)) for x in (e.left, e.right))
+            return t.call(t.attr("rt", "joined"), left, right)  # a new list: neither side is changed
+        left, right = self.cx(e.left, env), self.cx(e.right, env)
+        if e.op != "*":
+            return t.binop(left, e.op, right)
+        if not t.is_constant(right) and not t.is_simple(right) and not t.is_simple(left) \
+                and not t.draws(right) and not self.in_iterable and t.depth(left) <= 100:
+            # a count times something costly: when the count is 0, skip the rest
+            m = f"_m{next(self.fresh)}"
+            return t.ifexp(t.not_(t.named(m, left)), t.const(0), product(t.name(m), right))
+        return product(left, right)
 
     def listed_count_vs_zero(self, e: ast.Compare, env: Env) -> tuple[ast.GenCall, bool, Env] | None:
         """`count(f(a)) > 0` (and the like) where def f lists a generator, `list(x for ...)`:
@@ -234,320 +264,394 @@ class ExpressionCompiler:
         names = self.inlined(inner, env) if negated is not None else None
         return None if names is None else (body, negated, names)
 
-    def inlined(self, e: ast.Call, env: Env, codes: list[str] | None = None) -> Env | None:
+    def inlined(self, e: ast.Call, env: Env, codes: list[t.Code] | None = None) -> Env | None:
         """The names for a def's body pasted at a call, or None when it is better called:
         an argument that is not a plain name or constant must be used at most once. The
         parameters stand for the arguments' code and keep the arguments' own (possibly
         narrower) types."""
         d = self.m.defs[e.func]
+        if not self.worth_inlining(e.func):
+            return None
         if codes is None:
             codes = [self.cx(a, env) for a in e.args]
         name_uses = count_names(d.body)
-        if not all(SIMPLE.match(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
+        if not all(t.is_simple(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
             return None
         types = {p.name: self.type_in(a, env) for p, a in zip(d.params, e.args)}
-        return Env({p.name: c for p, c in zip(d.params, codes)}, types={k: t for k, t in types.items() if t})
+        return Env({p.name: c for p, c in zip(d.params, codes)}, types={k: v for k, v in types.items() if v})
 
     def type_in(self, e: ast.Expr, env: Env) -> Type | None:
         if isinstance(e, ast.Name) and e.ident in env.types:
             return env.types[e.ident]
         return self.ck.types.get(e)
 
-    def within(self, e: ast.Expr, code: str, size: int, axis: str, env: Env) -> bool:
+    def within(self, e: ast.Expr, code: t.Code, size: int, axis: str, env: Env) -> bool:
         """Whether a row or column number is surely in 1..size: a number, or the row or
         column of a cell of a grid no larger along that axis."""
-        if code.isdigit():
-            return 1 <= int(code) <= size
+        value = t.int_value(code)
+        if value is not None:
+            return 1 <= value <= size
         if isinstance(e, ast.Call) and e.func == axis and self.ck.res.get(e, ("",))[0] == "builtin":
-            t = self.type_in(e.args[0], env)
-            if t is not None and t.kind == "zone" and t.name in self.grid_size:
-                rows, cols = self.grid_size[t.name]
+            kind = self.type_in(e.args[0], env)
+            if kind is not None and kind.kind == "zone" and kind.name in self.grid_size:
+                rows, cols = self.grid_size[kind.name]
                 return (rows if axis == "row" else cols) <= size
         return False
 
-    def cx_test(self, e: ast.Expr, env: Env) -> str:
+    def cx_test(self, e: ast.Expr, env: Env) -> t.Code:
         """Code for `e` where only its truth counts (a condition): `count(z) > 0` becomes
         the zone's list itself, `count(z) == 0` its negation, with no call to `len`."""
         if isinstance(e, ast.BoolOp):
-            return f"({self.cx_test(e.left, env)} {e.op} {self.cx_test(e.right, env)})"
+            return t.boolop(e.op, self.cx_test(e.left, env), self.cx_test(e.right, env))
         if isinstance(e, ast.Not):
-            return f"(not {self.cx_test(e.operand, env)})"
-        if isinstance(e, ast.Name) and self.ck.res.get(e, ("",))[0] == "def":
+            return t.not_(self.cx_test(e.operand, env))
+        if isinstance(e, ast.Name) and self.ck.res.get(e, ("",))[0] == "def" and self.worth_inlining(e.ident):
             return self.cx_test(self.m.defs[e.ident].body, Env())
         if isinstance(e, ast.Call) and self.ck.res.get(e, ("",))[0] == "def":
             codes = [self.cx(a, env) for a in e.args]
             inner = self.inlined(e, env, codes)
             if inner is not None:
                 return self.cx_test(self.m.defs[e.func].body, inner)
-            return f"d_{e.func}(st" + "".join(", " + code for code in codes) + ")"
+            return t.call(f"d_{e.func}", "st", *codes)
         if isinstance(e, ast.Compare):
             found = zone_count_vs_zero(e, self.ck)
             if found is not None:
                 zone, negate = found
                 code = self.cx_iter(zone, env)
-                return f"(not {code})" if negate else code
+                return t.not_(code) if negate else code
         return self.cx(e, env)
 
-    def small_domain(self, src: str) -> list[str] | None:
+    def small_domain(self, src: t.Code) -> list[t.Code] | None:
         """The values a generator's variable takes, as code, when there are few of them and
         they are known now (a grid's cells, a number range, the players)."""
-        if src == "PLAYERS":
-            return [str(p) for p in range(self.n)]
+        if isinstance(src, py.Name) and src.id == "PLAYERS":
+            return [t.const(p) for p in range(self.n)]
         domain = fixed_range(src)
         if domain is None:
             return None
-        first, size = domain
-        if size > MAX_UNROLLED:
+        first, count = domain
+        if count > MAX_UNROLLED:
             return None
-        if first.lstrip("-").isdigit():
-            return [str(int(first) + i) for i in range(size)]
-        return [f"({first} + {i})" if i else first for i in range(size)]
+        value = t.int_value(first)
+        if value is not None:
+            return [t.const(value + i) for i in range(count)]
+        return [t.binop(t.clone(first), "+", t.const(i)) if i else t.clone(first) for i in range(count)]
 
-    def unrolled(self, f: str, var: str, values: list[str], item: str, cond: str | None) -> str:
+    def unrolled(self, f: str, var: str, values: list[t.Code], item: t.Code, cond: t.Code | None) -> t.Code:
         """count/any/every/sum over a few known values, written out term by term: no
         generator to create and resume, and position tables read now."""
-        def at(code: str, value: str) -> str:
-            code = re.sub(rf"\b{var}\b", value, code)
-            code = re.sub(r"\b(ROW|COL|ZOWNER)\[(\d+)\]",
-                          lambda m: repr(self.position_table(m.group(1))[int(m.group(2))]), code)
-            # a range check on numbers now known (`1 <= 3 <= 4`) is decided now
-            return re.sub(r"(?<=if |nd )1 <= (-?\d+) <= (\d+)(?= else| and)",
-                          lambda m: str(1 <= int(m.group(1)) <= int(m.group(2))), code)
+        def at(code: t.Code, value: t.Code) -> t.Code:
+            return _Unroll(var, value, self.position_table).visit(t.clone(code))
 
         if not values:
-            return {"count": "0", "sum": "0", "any": "False", "every": "True"}[f]
-        conds = [at(cond, v) for v in values] if cond else None
+            return t.const(EMPTY[f])
+        conds = [at(cond, v) for v in values] if cond is not None else None
         items = [at(item, v) for v in values]
         if f == "count":
             if conds is None:
-                return str(len(values))
-            return "(" + " + ".join(f"(1 if {c} else 0)" for c in conds) + ")"
+                return t.const(len(values))
+            return t.add(*(t.ifexp(c, t.const(1), t.const(0)) for c in conds))
         if f == "sum":
-            terms = items if conds is None else [f"({i} if {c} else 0)" for i, c in zip(items, conds)]
-            return "(" + " + ".join(terms) + ")"
+            terms = items if conds is None else [t.ifexp(c, i, t.const(0)) for i, c in zip(items, conds)]
+            return t.add(*terms)
         if f == "any":
-            terms = items if conds is None else conds if item == "True" else \
-                [f"({c} and {i})" for i, c in zip(items, conds)]
-            return "(not not (" + " or ".join(terms) + "))"
-        terms = items if conds is None else [f"(not ({c}) or {i})" for i, c in zip(items, conds)]
-        return "(not not (" + " and ".join(terms) + "))"
+            is_true = isinstance(item, py.Constant) and item.value is True
+            terms = items if conds is None else conds if is_true else \
+                [t.and_(c, i) for i, c in zip(items, conds)]
+            return t.not_(t.not_(t.or_(*terms)))
+        terms = items if conds is None else [t.or_(t.not_(c), i) for i, c in zip(items, conds)]
+        return t.not_(t.not_(t.and_(*terms)))
 
     def position_table(self, name: str) -> tuple:
-        attr = {"ROW": "row", "COL": "column", "ZOWNER": "owner"}[name]
-        return tuple(getattr(z, attr) for z in self.zones)
+        field = {"ROW": "row", "COL": "column", "ZOWNER": "owner"}[name]
+        return tuple(getattr(z, field) for z in self.zones)
 
-    def cx_call(self, e: ast.Call, env: Env) -> str:
+    def cx_call(self, e: ast.Call, env: Env) -> t.Code:
         res = self.ck.res.get(e)
         kind = res[0] if res else None
         args = e.args
         if kind == "var_p":
-            return f"V[{self.var_base[e.func]} + {self.cx(args[0], env)}]"
+            return t.sub("V", t.binop(t.const(self.var_base[e.func]), "+", self.cx(args[0], env)))
         if kind == "zone_p":
             rows, cols = self.grid_size.get(e.func, (1, 1))
-            scale = f" * {rows * cols}" if rows * cols != 1 else ""
-            return f"({self.zone_base[e.func]} + {self.cx(args[0], env)}{scale})"
+            player = self.cx(args[0], env)
+            if rows * cols != 1:
+                player = t.binop(player, "*", t.const(rows * cols))
+            return t.binop(t.const(self.zone_base[e.func]), "+", player)
         if kind == "def":
             codes = [self.cx(a, env) for a in args]  # once each: an argument may be a call of its own
             inner = self.inlined(e, env, codes)
             if inner is not None:  # a def is a pure expression, so substitution is exact
                 return self.cx(self.m.defs[e.func].body, inner)
-            return f"d_{e.func}(st" + "".join(", " + code for code in codes) + ")"
+            return t.call(f"d_{e.func}", "st", *codes)
         if kind == "aggregate":
-            t0 = self.ck.types.get(args[0])
-            if e.func == "count" and t0 is not None and t0.kind == "grid":
-                rows, cols = self.grid_size[t0.name]
-                first = self.cx(args[0], env)
-                return f"sum(map(len, Z[{first}:{first} + {rows * cols}]))"
-            coll = self.cx_iter(args[0], env)
-            f = e.func
-            return {
-                "count": f"len({coll})", "sum": f"sum({coll})", "min": f"min({coll}, default=0)",
-                "max": f"max({coll}, default=0)", "any": f"any({coll})", "every": f"all({coll})",
-                "first": f"_first({coll})", "last": f"({coll} or NOTHING)[-1]", "distinct": f"len(set({coll}))",
-                "list": f"list({coll})",
-            }[f]
+            return self.cx_aggregate(e, env)
         if kind == "builtin":
-            a = [self.cx(x, env) for x in args]
-            f = e.func
-            if f == "next":
-                return f"(({a[0]} + 1) % {self.n})"
-            if f == "prev":
-                return f"(({a[0]} - 1) % {self.n})"
-            if f == "random":
-                return f"rand_choice(st, {self.cx_iter(args[0], env)})"
-            if f == "abs":
-                return f"abs({a[0]})"
-            if f == "index":
-                return f"index_in_zone(st, {a[0]})"
-            if f == "zone_of":
-                return f"st.w[{a[0]}]"
-            kind0 = self.ck.types.get(args[0])
-            kind0 = kind0.kind if kind0 is not None else "any"
-            where = f"st.w[{a[0]}]" if kind0 == "comp" else a[0]
-            if f == "cell":
-                rows, cols = self.grid_of(args[0])
-                if all(CHEAP.match(x) for x in a[1:]):  # inline: positions are looked up everywhere
-                    checks = [f"1 <= {code} <= {size}" for code, arg, size, axis
-                              in ((a[1], args[1], rows, "row"), (a[2], args[2], cols, "column"))
-                              if not self.within(arg, code, size, axis, env)]
-                    index = cell_index(a[0], a[1], a[2], cols)
-                    return f"({index} if {' and '.join(checks)} else None)" if checks else f"({index})"
-                return f"cell_at({a[0]}, {a[1]}, {a[2]}, {rows}, {cols})"
-            if f == "cells":
-                rows, cols = self.grid_of(args[0])
-                return f"range({a[0]}, {a[0]} + {rows * cols})"
-            if f == "row":
-                return f"ROW[{where}]"
-            if f == "column":
-                return f"COL[{where}]"
-            if f == "adjacent":
-                return f"ADJ[{where}]"
-            if f == "top_of":
-                return f"(Z[{a[0]}] or NOTHING)[-1]"  # no call: `or` stands in for an empty zone
-            if f == "counted_as":
-                return f"counted_as(P, {a[0]}, CS, CP)"
-            if f == "capacity":
-                return f"CAP[{a[0]}]"
-            if f == "room":
-                caps = {z.capacity for z in self.zones if z.name == getattr(self.ck.types.get(args[0]), "name", "")}
-                if len(caps) == 1 and None not in caps:  # a known zone: its capacity is a constant
-                    return f"({caps.pop()} - len(Z[{a[0]}]))"
-                return f"room(Z, CAP, {a[0]})"
-            if f == "owner":
-                return f"OWNER[{a[0]}]" if kind0 == "comp" else f"ZOWNER[{a[0]}]"
-            if f == "opposite":
-                return f"OPPOSITE[{a[0]}]"
-            if f in ("rows", "columns"):
-                return str(self.grid_of(args[0])[f == "columns"])
-            if f in ("span_rows", "span_columns"):
-                rows, cols = self.grid_of(args[0])
-                extra = a[1] if len(a) > 1 else "None"
-                axis = "ROW" if f == "span_rows" else "COL"
-                size = rows * cols
-                return f"span_with(extent(Z, {a[0]}, {size}, {axis}), {extra}, {a[0]}, {size}, {axis})"
+            return self.cx_builtin(e, env)
         raise AssertionError(e)  # pragma: no cover
 
-    def cx_gen(self, e: ast.GenCall, env: Env) -> str:
+    def cx_aggregate(self, e: ast.Call, env: Env) -> t.Code:
+        args = e.args
+        first_type = self.ck.types.get(args[0])
+        if e.func == "count" and first_type is not None and first_type.kind == "grid":
+            rows, cols = self.grid_size[first_type.name]
+            first = self.cx(args[0], env)
+            cells = py.Slice(first, t.binop(t.clone(first), "+", t.const(rows * cols)), None)
+            return t.call("sum", t.call("map", "len", t.sub("Z", cells)))
+        coll = self.cx_iter(args[0], env)
+        f = e.func
+        simple: dict[str, Callable[[], t.Code]] = {
+            "count": lambda: t.call("len", coll), "sum": lambda: t.call("sum", coll),
+            "min": lambda: t.call("min", coll, default=t.const(0)),
+            "max": lambda: t.call("max", coll, default=t.const(0)),
+            "any": lambda: t.call("any", coll), "every": lambda: t.call("all", coll),
+            "first": lambda: t.call("_first", coll),
+            "last": lambda: t.sub(t.or_(coll, t.name("NOTHING")), t.const(-1)),
+            "distinct": lambda: t.call("len", t.call("set", coll)), "list": lambda: t.call("list", coll),
+        }
+        return simple[f]()
+
+    def cx_builtin(self, e: ast.Call, env: Env) -> t.Code:
+        args = e.args
+        f = e.func
+        if f == "random":
+            return t.call("rand_choice", "st", self.cx_iter(args[0], env))
+        a = [self.cx(x, env) for x in args]
+        if f == "next":
+            return t.binop(t.binop(a[0], "+", t.const(1)), "%", t.const(self.n))
+        if f == "prev":
+            return t.binop(t.binop(a[0], "-", t.const(1)), "%", t.const(self.n))
+        if f == "abs":
+            return t.call("abs", a[0])
+        if f == "index":
+            return t.call("index_in_zone", "st", a[0])
+        if f == "zone_of":
+            return t.sub(t.attr("st", "w"), a[0])
+        first_type = self.ck.types.get(args[0])
+        first_kind = first_type.kind if first_type is not None else "any"
+        where = t.sub(t.attr("st", "w"), a[0]) if first_kind == "comp" else a[0]
+        if f == "cell":
+            rows, cols = self.grid_of(args[0])
+            if all(t.is_cheap(x) for x in a[1:]):  # inline: positions are looked up everywhere
+                checks = [t.chain(t.const(1), ("<=", t.clone(code)), ("<=", t.const(size))) for code, arg, size, axis
+                          in ((a[1], args[1], rows, "row"), (a[2], args[2], cols, "column"))
+                          if not self.within(arg, code, size, axis, env)]
+                index = cell_index(a[0], a[1], a[2], cols)
+                return t.ifexp(t.and_(*checks), index, t.const(None)) if checks else index
+            return t.call("cell_at", a[0], a[1], a[2], rows, cols)
+        if f == "cells":
+            rows, cols = self.grid_of(args[0])
+            return t.call("range", a[0], t.binop(t.clone(a[0]), "+", t.const(rows * cols)))
+        if f == "row":
+            return t.sub("ROW", where)
+        if f == "column":
+            return t.sub("COL", where)
+        if f == "adjacent":
+            return t.sub("ADJ", where)
+        if f == "top_of":
+            return t.sub(t.or_(t.sub("Z", a[0]), t.name("NOTHING")), t.const(-1))  # `or`: an empty zone
+        if f == "counted_as":
+            return t.call("counted_as", "P", a[0], "CS", "CP")
+        if f == "capacity":
+            return t.sub("CAP", a[0])
+        if f == "room":
+            zone = getattr(self.ck.types.get(args[0]), "name", "")
+            caps = {z.capacity for z in self.zones if z.name == zone}
+            if len(caps) == 1 and None not in caps:  # a known zone: its capacity is a constant
+                return t.binop(t.const(caps.pop()), "-", t.call("len", t.sub("Z", a[0])))
+            return t.call("room", "Z", "CAP", a[0])
+        if f == "owner":
+            return t.sub("OWNER" if first_kind == "comp" else "ZOWNER", a[0])
+        if f == "opposite":
+            return t.sub("OPPOSITE", a[0])
+        if f in ("rows", "columns"):
+            return t.const(self.grid_of(args[0])[f == "columns"])
+        if f in ("span_rows", "span_columns"):
+            rows, cols = self.grid_of(args[0])
+            extra = a[1] if len(a) > 1 else t.const(None)
+            axis = "ROW" if f == "span_rows" else "COL"
+            cells = rows * cols
+            return t.call("span_with", t.call("extent", "Z", a[0], cells, axis), extra, t.clone(a[0]), cells, axis)
+        raise AssertionError(e)  # pragma: no cover
+
+    def cx_gen(self, e: ast.GenCall, env: Env) -> t.Code:
         inner = env.child()
         var = f"g_{e.var}_{next(self.fresh)}"
-        inner.names[e.var] = var
+        inner.names[e.var] = t.name(var)
         src = self.iterable(e.source, env)
-        cond = f" if {self.cx_test(e.cond, inner)}" if e.cond is not None else ""
-        loops = f"for {var} in {src}{cond}"
+        cond = self.cx_test(e.cond, inner) if e.cond is not None else None
+        generators = [t.comp(var, src, [cond] if cond is not None else [])]
         bound = [var]
         box = None
+        sizes = [fixed_range(src)]
         for more_var, more_src, more_cond in e.more:
             code = self.iterable(more_src, inner)
+            sizes.append(fixed_range(code))
             if invariant_source(code, bound):
                 # a later clause's source that reads no earlier clause's variable (a range of
                 # columns worked out from a scan of the grid, say) is listed once, the first
                 # time it is reached, not once per value of the clauses before it
                 if box is None:
                     box = f"_h{next(self.fresh)}"
-                    loops = f"for {box} in ({{}},) {loops}"
+                    generators.insert(0, t.comp(box, t.tuple_([py.Dict([], [])])))
                 key = len(bound)
-                code = f"({box}[{key}] if {key} in {box} else keep({box}, {key}, {code}))"
+                code = t.ifexp(t.compare(t.const(key), "in", t.name(box)), t.sub(box, key),
+                               t.call("keep", box, key, code))
             inner = inner.child()
             name = f"g_{more_var}_{next(self.fresh)}"
-            inner.names[more_var] = name
-            loops += f" for {name} in {code}"
+            inner.names[more_var] = t.name(name)
+            ifs = [self.cx_test(more_cond, inner)] if more_cond is not None else []
+            generators.append(t.comp(name, code, ifs))
             bound.append(name)
-            if more_cond is not None:
-                loops += f" if {self.cx_test(more_cond, inner)}"
+        if len(sizes) > 1 and all(size is not None for size in sizes) \
+                and math.prod(count for _, count in sizes) > LIMITS.range_values:
+            raise RulesError([Diagnostic(e.pos, f"this generator goes through {math.prod(c for _, c in sizes):,} "
+                                         f"values, too many ({describe('range_values')})")], self.ck.sources)
         f = e.func
         # any/every only weigh each item's truth: `count(y) > 0` needs no len() there
         item = self.cx_test(e.item, inner) if f in ("any", "every") else self.cx(e.item, inner)
-        if not e.more and f in UNROLLED and len(item) + len(cond) <= MAX_UNROLLED_CODE:
+        if not e.more and f in UNROLLED and t.size(item) + (t.size(cond) if cond is not None else 0) \
+                <= MAX_UNROLLED_NODES:
             # (a long item is not copied: generators inside generators would grow exponentially)
             values = self.small_domain(src)
             if values is not None:
-                return self.unrolled(f, var, values, item, cond[4:] if cond else None)
-        code = self.gen_code(e, f, var, inner, src, cond, loops, item)
-        if not e.more and f in UNROLLED and re.fullmatch(r"Z\[[^\[\]]+\]", src):
+                return self.unrolled(f, var, values, item, cond)
+        code = self.gen_code(e, f, var, inner, src, cond, generators, item)
+        if not e.more and f in UNROLLED and _one_zone(src):
             # over one zone's contents, often empty (spots, a discard): no generator then
-            empty = {"count": "0", "sum": "0", "any": "False", "every": "True"}[f]
-            return f"({code} if {src} else {empty})"
+            return t.ifexp(t.clone(src), code, t.const(EMPTY[f]))
         return code
 
-    def gen_code(self, e: ast.GenCall, f: str, var: str, inner: Env, src: str, cond: str, loops: str,
-                 item: str) -> str:
+    def gen_code(self, e: ast.GenCall, f: str, var: str, inner: Env, src: t.Code, cond: t.Code | None,
+                 generators: list[py.comprehension], item: t.Code) -> t.Code:
         """The Python for an aggregate over a generator whose parts are compiled."""
-        gen = f"{item} {loops}"
         if f == "count":
-            return f"len([0 {loops}])"
+            return t.call("len", t.listcomp(t.const(0), generators))
         if f == "groups":
-            where = "st.w" if self.ck.types.get(e.item, None) and self.ck.types[e.item].kind == "comp" else "None"
-            return f"groups([{gen}], {where}, ADJ, GROUPS)"
+            kind = self.ck.types.get(e.item, None)
+            where = t.attr("st", "w") if kind and kind.kind == "comp" else t.const(None)
+            return t.call("groups", t.listcomp(item, generators), where, "ADJ", "GROUPS")
         if f == "longest_paths":
-            return f"longest_paths([({item}, {self.cx(e.key, inner)}) {loops}], NEAR, PATHS)"
+            pairs = t.listcomp(t.tuple_([item, self.cx(e.key, inner)]), generators)
+            return t.call("longest_paths", pairs, "NEAR", "PATHS")
         if f == "sum":
-            return f"sum({gen})"
+            return t.call("sum", t.genexp(item, generators))
         if f in ("min", "max"):
-            return f"{f}(({gen}), default=0)"
+            return t.call(f, t.genexp(item, generators), default=t.const(0))
         if f == "any":
-            if not e.more and not cond and item == f"Z[{var}]":
-                return f"any(map(Z.__getitem__, {src}))"  # some zone not empty: no generator frame
-            return f"any({gen})"
+            if not e.more and cond is None and isinstance(item, py.Subscript) and isinstance(item.value, py.Name) \
+                    and item.value.id == "Z" and isinstance(item.slice, py.Name) and item.slice.id == var:
+                return t.call("any", t.call("map", t.attr("Z", "__getitem__"), src))  # no generator frame
+            return t.call("any", t.genexp(item, generators))
         if f == "every":
-            return f"all({gen})"
+            return t.call("all", t.genexp(item, generators))
         if f == "first":
-            return f"next(({gen}), None)"
+            return t.call("next", t.genexp(item, generators), t.const(None))
         if f == "last":
             if not e.more and long_sequence(src):
                 # the last one found from the end: the items before it are not looked at
-                return f"next(({item} for {var} in reversed({src}){cond}), None)"
-            return f"([{gen}] or NOTHING)[-1]"
+                backwards = t.comp(var, t.call("reversed", src), [cond] if cond is not None else [])
+                return t.call("next", t.genexp(item, [backwards]), t.const(None))
+            return t.sub(t.or_(t.listcomp(item, generators), t.name("NOTHING")), t.const(-1))
         if f == "distinct":
-            return f"len({{{gen}}})"
+            return t.call("len", t.setcomp(item, generators))
         if f == "list":
-            return f"[{gen}]"
+            return t.listcomp(item, generators)
         if f in ("argmax", "argmin"):
             key = self.cx(e.key, inner)
             fn = "max" if f == "argmax" else "min"
-            if not e.more and item == var:
-                items = f"[{var} {loops}]" if cond else src
-                return f"{fn}({items}, key=lambda {var}: {key}, default=None)"
+            if not e.more and isinstance(item, py.Name) and item.id == var:
+                items = t.listcomp(t.name(var), generators) if cond is not None else src
+                return t.call(fn, items, key=t.lambda_([var], key), default=t.const(None))
             # the first item with the best key: (key, position) pairs decide, the item is kept
-            pairs = f"[(({key}), {item}) {loops}]"
-            return f"arg_best({pairs}, {fn == 'max'})"
+            pairs = t.listcomp(t.tuple_([key, item]), generators)
+            return t.call("arg_best", pairs, t.const(fn == "max"))
         raise AssertionError(f)  # pragma: no cover
 
 
-def gives_text(node: pyast.expr) -> bool:
+class _Unroll(py.NodeTransformer):
+    """One value of an unrolled generator put in for its variable, and what that decides now:
+    grid positions of a known cell, comparisons of known numbers."""
+
+    def __init__(self, var: str, value: t.Code, tables: Callable[[str], tuple]):
+        self.var = var
+        self.value = value
+        self.tables = tables
+
+    def visit_Name(self, node: py.Name) -> py.AST:
+        return t.clone(self.value) if node.id == self.var and isinstance(node.ctx, py.Load) else node
+
+    def visit_Subscript(self, node: py.Subscript) -> py.AST:
+        self.generic_visit(node)
+        index = t.int_value(node.slice)
+        if isinstance(node.value, py.Name) and node.value.id in ("ROW", "COL", "ZOWNER") and index is not None \
+                and isinstance(node.ctx, py.Load):
+            return t.const(self.tables(node.value.id)[index])
+        return node
+
+    def visit_Compare(self, node: py.Compare) -> py.AST:
+        self.generic_visit(node)
+        values = [t.int_value(x) for x in (node.left, *node.comparators)]
+        if all(v is not None for v in values) and all(isinstance(op, (py.Lt, py.LtE)) for op in node.ops):
+            # a range check on numbers now known (`1 <= 3 <= 4`) is decided now
+            return t.const(all(a < b if isinstance(op, py.Lt) else a <= b
+                               for a, op, b in zip(values, node.ops, values[1:])))
+        return node
+
+
+def product(left: t.Code, right: t.Code) -> t.Code:
+    """`left * right`; a product of two unknowns is checked for size (a number squared each
+    turn doubles its digits each time), a multiple of a number known now is not."""
+    if t.int_value(left) is not None or t.int_value(right) is not None:
+        return t.binop(left, "*", right)
+    return t.call(t.attr("rt", "times"), left, right)
+
+
+def literal(node: t.Code):
+    """The value of a literal's code (see pytree.is_constant)."""
+    value = t.int_value(node)
+    return value if value is not None else node.value
+
+
+def gives_text(node: py.expr) -> bool:
     """Whether Python code surely gives a str (a literal, a label, a join with a text...)."""
-    if isinstance(node, pyast.Constant):
+    if isinstance(node, py.Constant):
         return isinstance(node.value, str)
-    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
+    if isinstance(node, py.BinOp) and isinstance(node.op, py.Add):
         return gives_text(node.left) or gives_text(node.right)  # str + x is a str or fails
-    if isinstance(node, pyast.IfExp):
+    if isinstance(node, py.IfExp):
         return gives_text(node.body) and gives_text(node.orelse)
-    if isinstance(node, pyast.Call):
-        return isinstance(node.func, pyast.Name) and node.func.id in ("show", "str")
-    if isinstance(node, pyast.Subscript):
-        return isinstance(node.value, pyast.Name) and node.value.id == "LBL"
+    if isinstance(node, py.Call):
+        return isinstance(node.func, py.Name) and node.func.id in ("show", "str")
+    if isinstance(node, py.Subscript):
+        return isinstance(node.value, py.Name) and node.value.id == "LBL"
     return False
 
 
-def long_sequence(code: str) -> bool:
+def long_sequence(node: t.Code) -> bool:
     """Whether code surely gives a sequence (which `reversed` goes through) that is worth
     searching from its end: a range of numbers or cells, every component on a grid (a short
     list, a cell's stack, is cheaper to list whole than to search with a generator)."""
-    node = pyast.parse(code, mode="eval").body
-    return isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) \
-        and node.func.id in ("range", "grid_items")
+    return t.calls(node, "range") or t.calls(node, "grid_items") or is_span(node)
 
 
-def invariant_source(code: str, bound: list[str]) -> bool:
+def _one_zone(node: t.Code) -> bool:
+    """`Z[k]`: one zone's contents (its index read without a lookup of its own)."""
+    return isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and node.value.id == "Z" \
+        and not any(isinstance(n, py.Subscript) for n in py.walk(node.slice))
+
+
+def invariant_source(code: t.Code, bound: list[str]) -> bool:
     """Whether a generator clause's source is worth listing once for all values of the clauses
     before it: it reads none of their variables and costs a call or a scan to work out."""
-    if any(re.search(rf"\b{name}\b", code) for name in bound):
+    if t.names_in(code) & set(bound):
         return False
     return invariants.costly_part(code)
 
 
-def _element(t: Type) -> Type:
-    if t.kind == "list" and t.element is not None:
-        return t.element
-    if t.kind == "zone":
+def _element(kind: Type) -> Type:
+    if kind.kind == "list" and kind.element is not None:
+        return kind.element
+    if kind.kind == "zone":
         return Type("comp")
-    return t
+    return kind

@@ -8,10 +8,12 @@ import math
 
 import attrs
 
-from .. import ast, geometry, invariants, runtime, sizes
+from .. import ast, geometry, runtime, sizes
 from ..diagnostics import Diagnostic, RulesError
 from ..limits import LIMITS
+from . import invariants, pytree
 from .program import Env, ZoneInfo
+from .sandbox import builtins_for_rules
 
 
 class LayoutCompiler:
@@ -123,13 +125,13 @@ class LayoutCompiler:
 
     def eval_const(self, e: ast.Expr, extra: dict | None = None):
         """Evaluate a setup-time expression (player count, options, literals)."""
-        code = self.cx(e, Env())
+        code = pytree.compile_expression(self.cx(e, Env()))
         if self._setup_ns is None or self._setup_ns["st"] is not self._setup_state:
             # setup values read no zones or components, so one namespace serves them all
             self._setup_ns = {"st": self._setup_state, **self.base_namespace()}
         ns = dict(self._setup_ns, **extra) if extra else self._setup_ns
         try:
-            return eval(code, ns)  # noqa: S307 - our own generated code
+            return eval(code, ns)  # noqa: S307 - a tree the compiler built
         except Exception as err:  # e.g. a var read during setup, or a table with no entry
             message = f"cannot work this out when the game is set up ({self.n} players): {err}"
             raise RulesError([Diagnostic(e.pos, message)], self.ck.sources) from None
@@ -171,6 +173,7 @@ class LayoutCompiler:
 
     def base_namespace(self) -> dict:
         ns = {
+            "__builtins__": builtins_for_rules(),
             "rt": runtime, "LIMITS": LIMITS, "move": runtime.move, "move_all": runtime.move_all,
             "move_list": runtime.move_list, "move_top": runtime.move_top, "deal": runtime.deal,
             "shuffle": runtime.shuffle, "rand_choice": runtime.rand_choice,

@@ -3,10 +3,13 @@ expression is compiled in (`Env`)."""
 
 from __future__ import annotations
 
+import ast as py
+
 import attrs
 
 from .. import ast
 from ..model import Model
+from . import pytree
 
 
 @attrs.define
@@ -46,7 +49,7 @@ class Program:
 
     players: int
     model: Model
-    source: str
+    module: py.Module  # the generated code's tree (compiled as it is; `source` shows it as text)
     namespace: dict
     blocks: list
     zones: list[ZoneInfo]
@@ -92,13 +95,19 @@ class Program:
     slot_types: list = attrs.Factory(list)  # per persistent local (`st.l`): the type of what it holds
     slot_scope: dict = attrs.Factory(dict)  # local -> the blocks [first, end) where it always holds a value
 
+    @property
+    def source(self) -> str:
+        """The generated code as Python text, for people to read (it is never compiled)."""
+        return py.unparse(self.module)
+
 
 class Env:
-    """Local names visible to generated code, and how to reach each one."""
+    """Local names visible to generated code, and the code that reaches each one (a tree; a
+    compiler-made identifier given as a str stands for that name)."""
 
-    def __init__(self, names: dict | None = None, me: str | None = None, types: dict | None = None):
-        self.names = dict(names or {})
-        self.me = me
+    def __init__(self, names: dict | None = None, me=None, types: dict | None = None):
+        self.names = {k: pytree.code(v) for k, v in (names or {}).items()}
+        self.me = None if me is None else pytree.code(me)
         self.types = dict(types or {})  # an inlined def's parameters: the arguments' own types
 
     def child(self) -> Env:

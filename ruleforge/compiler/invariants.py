@@ -10,13 +10,13 @@ and each combination sees exactly the value it saw before.
 
 from __future__ import annotations
 
-import ast as pyast
-import re
+import ast as py
 from collections.abc import Callable, Iterator
 
 import attrs
 
-from .codegen import uses
+from . import pytree as t
+from .rewrites import uses
 
 # A part worth naming: a comprehension, a call of a helper that scans a grid, or at least this
 # many Python syntax nodes, so that a cheap lookup is not replaced by a dearer lazy test.
@@ -27,83 +27,82 @@ MAX_SHARED = 8  # repeated parts shared per expression at most
 ITERATORS = {"reversed", "map", "filter", "zip", "iter", "enumerate"}  # gone through once only
 
 
-def lazy(name: str, code: str) -> str:
+def lazy(name: str, code: t.Code) -> t.Code:
     """Code reading `name`, computing it with `code` the first time."""
-    return f"({name} if {name} is not UNSET else ({name} := {code}))"
+    return t.ifexp(t.compare(t.name(name), "is not", t.name("UNSET")), t.name(name), t.named(name, code))
 
 
-def lift_invariants(cond: str, variables: list[str], depth: int,
-                    fresh: Callable[[], str]) -> tuple[str, list[tuple[int, str]]]:
+def lift_invariants(cond: t.Code, variables: list[str], depth: int,
+                    fresh: Callable[[], str]) -> tuple[t.Code, list[tuple[int, str]]]:
     """`cond` (tested where the first `depth` parameters are bound) with its costly parts
     that read fewer parameters replaced by lazily computed names; returns the new code and
     `(depth to reset at, name)` per part lifted. Unchanged when nothing can be lifted."""
     if depth <= 0:
         return cond, []
-    tree = pyast.parse(cond, mode="eval")
+    tree = t.clone(cond)
     local = _bound_names(tree)
     lifted: list[tuple[int, str]] = []
 
-    class Lift(pyast.NodeTransformer):
-        def generic_visit(self, node: pyast.AST) -> pyast.AST:
-            if isinstance(node, pyast.expr) and _costly(node) and not (_names(node) - _bound_names(node)) & local \
-                    and not any(isinstance(n, (pyast.NamedExpr, pyast.Lambda)) for n in pyast.walk(node)):
+    class Lift(py.NodeTransformer):
+        def generic_visit(self, node: py.AST) -> py.AST:
+            if isinstance(node, py.expr) and _costly(node) and not (_names(node) - _bound_names(node)) & local \
+                    and not any(isinstance(n, (py.NamedExpr, py.Lambda)) for n in py.walk(node)):
                 at = uses(node, variables)
                 if at < depth:
                     name = fresh()
                     lifted.append((at, name))
-                    return pyast.parse(lazy(name, pyast.unparse(node)), mode="eval").body
+                    return lazy(name, node)
             return super().generic_visit(node)
 
-    new = pyast.unparse(Lift().visit(tree))
+    new = Lift().visit(tree)
     if not lifted:
         return cond, []
-    try:
-        compile(new, "<lifted>", "eval")  # e.g. `:=` may not stand in a comprehension's source
+    try:  # e.g. `:=` may not stand in a comprehension's source
+        compile(py.fix_missing_locations(py.Expression(t.clone(new))), "<lifted>", "eval")
     except SyntaxError:
         return cond, []
     return new, lifted
 
 
-def costly_source(code: str) -> bool:
+def costly_source(code: t.Code) -> bool:
     """Whether a parameter's source is worth listing once: it builds a list (a comprehension,
     a scan of a grid), where a range or a zone's own list costs nothing to go through again."""
-    return any(isinstance(n, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp))
-               or isinstance(n, pyast.Call) and isinstance(n.func, pyast.Name) and n.func.id in SCANS
-               for n in pyast.walk(pyast.parse(code, mode="eval")))
+    return any(isinstance(n, (py.ListComp, py.GeneratorExp, py.SetComp))
+               or isinstance(n, py.Call) and isinstance(n.func, py.Name) and n.func.id in SCANS
+               for n in py.walk(code))
 
 
-def costly_part(code: str) -> bool:
+def costly_part(code: t.Code) -> bool:
     """Whether an expression's code is worth computing once rather than several times."""
-    node = pyast.parse(code, mode="eval").body
-    return _costly(node) and not any(isinstance(n, (pyast.NamedExpr, pyast.Lambda)) for n in pyast.walk(node))
+    return _costly(code) and not any(isinstance(n, (py.NamedExpr, py.Lambda)) for n in py.walk(code))
 
 
-def _costly(node: pyast.expr) -> bool:
+def _costly(node: py.expr) -> bool:
     """A part worth a name (see MIN_NODES and SCANS), never one drawing at random (each copy
     draws anew)."""
-    if not isinstance(node, (pyast.Call, pyast.ListComp, pyast.GeneratorExp, pyast.SetComp)):
+    if not isinstance(node, (py.Call, py.ListComp, py.GeneratorExp, py.SetComp)):
         return False
-    if "rand_" in pyast.unparse(node):
+    if t.draws(node):
         return False
-    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id in SCANS:
+    if isinstance(node, py.Call) and isinstance(node.func, py.Name) and node.func.id in SCANS:
         return True
-    return sum(1 for _ in pyast.walk(node)) >= MIN_NODES
+    return sum(1 for _ in py.walk(node)) >= MIN_NODES
 
 
-def _names(node: pyast.AST) -> set[str]:
-    return {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name)}
+def _names(node: py.AST) -> set[str]:
+    return {n.id for n in py.walk(node) if isinstance(n, py.Name)}
 
 
-def _bound_names(tree: pyast.AST) -> set[str]:
+def _bound_names(tree: py.AST) -> set[str]:
     """Names a condition binds itself (comprehension variables, `:=` targets, lambda
     arguments): a part reading one of them belongs where it is."""
     out: set[str] = set()
-    for node in pyast.walk(tree):
-        if isinstance(node, pyast.comprehension):
+    for node in py.walk(tree):
+        if isinstance(node, py.comprehension):
             out |= _names(node.target)
-        elif isinstance(node, pyast.NamedExpr):
+        elif isinstance(node, py.NamedExpr):
             out.add(node.target.id)
-        elif isinstance(node, pyast.Lambda):
+        elif isinstance(node, py.Lambda):
             out |= {a.arg for a in node.args.args}
     return out
 
@@ -116,29 +115,27 @@ def names(prefix: str) -> Iterator[str]:
         k += 1
 
 
-def share_repeated(code: str, fresh: Callable[[], str]) -> tuple[str, list[str]]:
+def share_repeated(code: t.Code, fresh: Callable[[], str]) -> tuple[t.Code, list[str]]:
     """`code` (evaluated as one statement's expression) with each costly part that appears
     several times worked out once, the first time one of its copies is reached: each copy reads
     a box (`name = []` before the statement) or fills it. Returns the new code and the box
     names; unchanged when nothing repeats. Copies inside a generator that binds a name the part
     reads are another value: they stay."""
-    if "rand_" in code:
+    if t.draws(code) or any(isinstance(n, (py.NamedExpr, py.Lambda)) for n in py.walk(code)):
         return code, []
-    tree = pyast.parse(code, mode="eval")
-    if any(isinstance(n, (pyast.NamedExpr, pyast.Lambda)) for n in pyast.walk(tree)):
-        return code, []
+    tree = py.Expression(t.clone(code))
     boxes: list[str] = []
     done: set[str] = set()
     facts = _Facts()
     for _ in range(MAX_SHARED):
         # Parts alike in kind, size and the names they read may be copies: only those are
         # written out and compared (a large statement has thousands of parts, mostly unique).
-        alike: dict[tuple, list[pyast.expr]] = {}
+        alike: dict[tuple, list[py.expr]] = {}
         for node, outer in _occurrences(tree.body, frozenset(), boxes):
             fact = facts.of(node)
             if fact.worth and not fact.reads & outer:
                 alike.setdefault((type(node), fact.size, fact.reads), []).append(node)
-        found: dict[str, list[pyast.expr]] = {}
+        found: dict[str, list[py.expr]] = {}
         sizes: dict[str, int] = {}
         for (_kind, size, _reads), nodes in alike.items():
             if len(nodes) > 1:
@@ -154,14 +151,14 @@ def share_repeated(code: str, fresh: Callable[[], str]) -> tuple[str, list[str]]
         name = fresh()
         boxes.append(name)
         share = _Share({id(n) for n in found[key]}, name)
-        tree = share.visit(tree)  # written out as text at the end: no locations needed
+        tree = share.visit(tree)
         facts.forget(share.around)
     if not boxes:
         return code, []
-    return pyast.unparse(tree), boxes
+    return tree.body, boxes
 
 
-class _Share(pyast.NodeTransformer):
+class _Share(py.NodeTransformer):
     """Each copy of a part (`targets`, by identity) reading box `name`, or filling it."""
 
     def __init__(self, targets: set[int], name: str):
@@ -170,11 +167,11 @@ class _Share(pyast.NodeTransformer):
         self.path: list[int] = []  # the nodes from the root down to the one visited
         self.around: set[int] = set()  # the nodes holding a copy: their code is another now
 
-    def visit(self, node: pyast.AST) -> pyast.AST:
+    def visit(self, node: py.AST) -> py.AST:
         if id(node) in self.targets:
             self.around.update(self.path)
-            box, text = self.name, pyast.unparse(node)
-            return pyast.parse(f"({box}[0] if {box} else shared({box}, {text}))", mode="eval").body
+            box = self.name
+            return t.ifexp(t.name(box), t.sub(box, 0), t.call("shared", box, node))
         self.path.append(id(node))
         try:
             return super().visit(node)
@@ -200,37 +197,37 @@ class _Facts:
 
     def __init__(self) -> None:
         # id -> (the node, kept alive so that no other node takes its id while it is here; ...)
-        self._facts: dict[int, tuple[pyast.AST, _Fact]] = {}
-        self._canonical: dict[int, tuple[pyast.AST, str]] = {}
+        self._facts: dict[int, tuple[py.AST, _Fact]] = {}
+        self._canonical: dict[int, tuple[py.AST, str]] = {}
 
-    def of(self, node: pyast.AST) -> _Fact:
+    def of(self, node: py.AST) -> _Fact:
         known = self._facts.get(id(node))
         if known is not None:
             return known[1]
         size, names, bound, collects = 1, set(), set(), False
-        if isinstance(node, pyast.Name):
+        if isinstance(node, py.Name):
             names.add(node.id)
-        for child in pyast.iter_child_nodes(node):
+        for child in py.iter_child_nodes(node):
             sub = self.of(child)
             size += sub.size
             names |= sub.names
             bound |= sub.bound
             collects = collects or sub.collects
-        if isinstance(node, pyast.comprehension):
+        if isinstance(node, py.comprehension):
             bound |= self.of(node.target).names
-        elif isinstance(node, pyast.NamedExpr):
+        elif isinstance(node, py.NamedExpr):
             bound.add(node.target.id)
-        elif isinstance(node, pyast.Lambda):
+        elif isinstance(node, py.Lambda):
             bound |= {a.arg for a in node.args.args}
-        scan = isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id in SCANS
-        collects = collects or scan or isinstance(node, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp,
-                                                         pyast.DictComp))
+        scan = isinstance(node, py.Call) and isinstance(node.func, py.Name) and node.func.id in SCANS
+        collects = collects or scan or isinstance(node, (py.ListComp, py.GeneratorExp, py.SetComp,
+                                                         py.DictComp))
         worth = _worth_sharing(node, size, bound, collects)
         fact = _Fact(size, frozenset(names), frozenset(bound), frozenset(names - bound), collects, worth)
         self._facts[id(node)] = (node, fact)
         return fact
 
-    def canonical(self, node: pyast.AST) -> str:
+    def canonical(self, node: py.AST) -> str:
         known = self._canonical.get(id(node))
         if known is None:
             known = self._canonical[id(node)] = (node, _canonical(node))
@@ -242,14 +239,14 @@ class _Facts:
             self._canonical.pop(i, None)
 
 
-def _worth_sharing(node: pyast.AST, size: int, bound: set[str], collects: bool) -> bool:
+def _worth_sharing(node: py.AST, size: int, bound: set[str], collects: bool) -> bool:
     """A part that goes through a collection (a generator, a scan of a grid), not a cheap call
     such as a range, nor an iterator (its copies are not one value). The same test as _costly's
     (share_repeated leaves code that draws at random as it is), on the part's facts: its size,
     the names it binds and whether it collects."""
-    if not isinstance(node, (pyast.Call, pyast.ListComp, pyast.SetComp)):
+    if not isinstance(node, (py.Call, py.ListComp, py.SetComp)):
         return False  # a generator is gone through once only: its copies are not one value
-    call = node.func.id if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) else None
+    call = node.func.id if isinstance(node, py.Call) and isinstance(node.func, py.Name) else None
     if call in ITERATORS:
         return False
     if call not in SCANS and size < MIN_NODES:
@@ -259,38 +256,45 @@ def _worth_sharing(node: pyast.AST, size: int, bound: set[str], collects: bool) 
     return collects
 
 
-def _occurrences(node: pyast.AST, outer: frozenset, boxes: list[str]) -> Iterator[tuple[pyast.expr, frozenset]]:
+def _occurrences(node: py.AST, outer: frozenset, boxes: list[str]) -> Iterator[tuple[py.expr, frozenset]]:
     """Every expression node with the names bound around it by the generators it is in (not
     those of a part already shared: its copies are read from its box)."""
-    if isinstance(node, pyast.IfExp) and isinstance(node.test, pyast.Name) and node.test.id in boxes:
+    if isinstance(node, py.IfExp) and isinstance(node.test, py.Name) and node.test.id in boxes:
         return
-    if isinstance(node, pyast.expr):
+    if isinstance(node, py.expr):
         yield node, outer
-    if isinstance(node, (pyast.ListComp, pyast.GeneratorExp, pyast.SetComp, pyast.DictComp)):
-        inner = outer | {n.id for g in node.generators for n in pyast.walk(g.target) if isinstance(n, pyast.Name)}
+    if isinstance(node, (py.ListComp, py.GeneratorExp, py.SetComp, py.DictComp)):
+        inner = outer | {n.id for g in node.generators for n in py.walk(g.target) if isinstance(n, py.Name)}
         for i, gen in enumerate(node.generators):
             # the first source is worked out outside the generator, the others inside it
             yield from _occurrences(gen.iter, outer if i == 0 else inner, boxes)
             for cond in gen.ifs:
                 yield from _occurrences(cond, inner, boxes)
-        parts = [node.key, node.value] if isinstance(node, pyast.DictComp) else [node.elt]
+        parts = [node.key, node.value] if isinstance(node, py.DictComp) else [node.elt]
         for part in parts:
             yield from _occurrences(part, inner, boxes)
         return
-    for child in pyast.iter_child_nodes(node):
+    for child in py.iter_child_nodes(node):
         yield from _occurrences(child, outer, boxes)
 
 
-def _canonical(node: pyast.AST) -> str:
+def _canonical(node: py.AST) -> str:
     """A part's code with the names its own generators bind numbered in order: two copies of
     one part inlined twice (each with fresh generator names) have the same canonical code."""
     bound: dict[str, str] = {}
-    for n in pyast.walk(node):
-        if isinstance(n, pyast.comprehension):
-            for t in pyast.walk(n.target):
-                if isinstance(t, pyast.Name) and t.id not in bound:
-                    bound[t.id] = f"_b{len(bound)}"
-    text = pyast.unparse(node)
-    if not bound:
-        return text
-    return re.sub(r"\b(" + "|".join(map(re.escape, bound)) + r")\b", lambda m: bound[m.group(1)], text)
+    for n in py.walk(node):
+        if isinstance(n, py.comprehension):
+            for target in py.walk(n.target):
+                if isinstance(target, py.Name) and target.id not in bound:
+                    bound[target.id] = f"_b{len(bound)}"
+    if bound:
+        node = _Rename(bound).visit(t.clone(node))
+    return py.dump(node, annotate_fields=False)
+
+
+class _Rename(py.NodeTransformer):
+    def __init__(self, names: dict[str, str]):
+        self.names = names
+
+    def visit_Name(self, node: py.Name) -> py.Name:
+        return py.Name(self.names.get(node.id, node.id), node.ctx)
