@@ -37,6 +37,7 @@ class Limits:
     skips_in_a_row: int = 10_000  # decisions skipped one after another for want of a legal action
     decisions_per_game: int = 100_000  # decisions of one game (`--max-decisions`)
     choices: int = 100_000  # arguments one action is tried with at one decision
+    search_iterations: int = 10_000  # iterations a decision of the search agent `mcts:N`
 
 
 def _from_environment(problems: list[str]) -> Limits:

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import difflib
 import re
+import shlex
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ..agents import UntrustedAgent, recorded_agent
 from ..diagnostics import GameError
+from ..engine import player_name
 from ..playthrough import Playthrough, PlaythroughError, playthrough
 from ..rules import Rules
 
@@ -185,15 +189,16 @@ class PlaythroughOutcome:
         return out
 
 
-def replay(rules: Rules, path: str | Path, text: str | None = None) -> Playthrough:
+def replay(rules: Rules, path: str | Path, text: str | None = None, trusted: Collection[str] = ()) -> Playthrough:
     """Play a recorded playthrough's game again against `rules`, with the decision limit its
     length allows; a game that fails is the record up to the failure. PlaythroughFileError if
     the record (`text`, else read from `path`) cannot be read or its first line does not fit
-    the rules."""
+    the rules. A record may name an agent of code only if `trusted` (`--agents`) names it."""
     path = Path(path)
     text = read_record(path) if text is None else text
     where = str(path)
     header = parse_header(text.split("\n", 1)[0], where)
+    check_agents(header, where, trusted)
     options = typed_options(rules, header, where)
     limit = decision_limit(recorded_decisions(text))
     try:
@@ -204,6 +209,21 @@ def replay(rules: Rules, path: str | Path, text: str | None = None) -> Playthrou
         return Playthrough(rules.title, header.players, header.seed, options, header.agents, error=str(err))
     except GameError as err:  # the players, an option or an agent the rules refuse
         raise PlaythroughFileError(f"{where}: line 1: {err}") from None
+
+
+def check_agents(header: Header, where: str, trusted: Collection[str]) -> None:
+    """Every agent the header names is one a file may name (see `agents.recorded_agent`): a
+    record from a stranger makes ruleforge import no code and start no endless search."""
+    for seat, name in enumerate(header.agents):
+        try:
+            recorded_agent(name, trusted)
+        except UntrustedAgent as err:
+            quoted = shlex.quote(name)
+            raise PlaythroughFileError(
+                f"{where}: line 1: {player_name(seat)}'s {err}; if you trust that code, name it: "
+                f"ruleforge test --agents {quoted}, or pytest --ruleforge-agents {quoted}") from None
+        except GameError as err:
+            raise PlaythroughFileError(f"{where}: line 1: {player_name(seat)}'s {err}") from None
 
 
 def read_record(path: Path) -> str:
@@ -218,13 +238,14 @@ def read_record(path: Path) -> str:
                                    f"(byte {err.start} cannot be read)") from None
 
 
-def run_playthrough(rules: Rules, path: str | Path) -> PlaythroughOutcome:
+def run_playthrough(rules: Rules, path: str | Path, trusted: Collection[str] = ()) -> PlaythroughOutcome:
     """Replay a recorded playthrough and compare the record, line by line; never raises for a
-    bad record: what keeps it from running is the outcome's error."""
+    bad record: what keeps it from running is the outcome's error. `trusted`: the agents of
+    code the record may name (those `--agents` gives)."""
     path = Path(path)
     try:
         expected = read_record(path)
-        record = replay(rules, path, expected)
+        record = replay(rules, path, expected, trusted)
     except PlaythroughFileError as err:
         return PlaythroughOutcome(path, "error", error=str(err))
     recorded = recorded_decisions(expected)

@@ -41,6 +41,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("ruleforge_collect", type="bool", default=True,
                   help="ruleforge: collect the scoring examples of rules files (foo.examples.json) and their "
                        "recorded playthroughs (foo.playthroughs/*.txt) as tests")
+    parser.addoption("--ruleforge-agents", metavar="NAME,...", default="",
+                     help="ruleforge: agents of your own (module:Class, file.py:Class) that recorded playthroughs "
+                          "may name; otherwise a record names only built-in agents, so that no record runs code")
 
 
 def pytest_configure(config: pytest.Config) -> None:
