@@ -24,6 +24,7 @@ class Limits:
     """The limits in force. Field names are the `NAME` of `RULEFORGE_MAX_<NAME>`."""
 
     # --- reading and checking a rules file -------------------------------------------------
+    extends_depth: int = 50  # files in a chain of `extends`, each extending the next
     errors_shown: int = 50  # diagnostics printed; the rest are counted ("and 12 more")
     expression_depth: int = 90  # expressions in expressions (generated code nests 2 brackets a level; Python: 200)
     block_depth: int = 12  # statement blocks inside blocks (Python allows 20 in generated code)
