@@ -22,8 +22,10 @@ import attrs
 from ..agents import UntrustedAgent, recorded_agent
 from ..diagnostics import GameError
 from ..engine import player_name
+from ..limits import LIMITS, describe
 from ..playthrough import Playthrough, PlaythroughError, playthrough
 from ..rules import Rules
+from ..state_io import BIGGEST
 
 PLAYTHROUGHS_SUFFIX = ".playthroughs"
 RECORD_SUFFIX = ".txt"
@@ -98,7 +100,13 @@ def parse_header(line: str, where: str) -> Header:
     if match is None:
         raise PlaythroughFileError(f"{where}: line 1: not a playthrough's first line (expected 'TITLE: N players, "
                                    "seed S, agents A', as `ruleforge playthrough` prints it)")
-    players = int(match["players"])
+    players = _bounded(match["players"], LIMITS.players)
+    if players is None:
+        raise PlaythroughFileError(f"{where}: line 1: {_number(match['players'])} players: more than a game may "
+                                   f"have ({describe('players')})")
+    seed = _bounded(match["seed"].lstrip("-"), BIGGEST)
+    if seed is None:
+        raise PlaythroughFileError(f"{where}: line 1: the seed must be a whole number from -(2**63 - 1) to 2**63 - 1")
     agents = match["agents"]
     if SEATS.match(agents):
         names = tuple(part.split(" ", 1)[1] for part in agents.split(", "))
@@ -112,7 +120,22 @@ def parse_header(line: str, where: str) -> Header:
         if not sep or not name:
             raise PlaythroughFileError(f"{where}: line 1: option '{pair}' must look like name=value")
         options[name] = value
-    return Header(match["title"], players, int(match["seed"]), names, options)
+    return Header(match["title"], players, -seed if match["seed"].startswith("-") else seed, names, options)
+
+
+def _bounded(digits: str, most: int) -> int | None:
+    """The number `digits` writes, or None past `most`: its length is checked before it is
+    converted, so that no number of thousands of digits is ever made."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(most)) or int(significant) > most:
+        return None
+    return int(significant)
+
+
+def _number(digits: str) -> str:
+    """A number of a record as a message shows it: with its thousands, or how long it is."""
+    significant = digits.lstrip("0") or "0"
+    return f"{int(significant):,}" if len(significant) <= 30 else f"a number of {len(significant):,} digits"
 
 
 def typed_options(rules: Rules, header: Header, where: str) -> dict[str, Any]:
@@ -135,10 +158,21 @@ def typed_options(rules: Rules, header: Header, where: str) -> dict[str, Any]:
     return out
 
 
-def recorded_decisions(text: str) -> int:
-    """How many decisions a record holds: the number of its last decision line."""
-    numbers = [int(m.group(1)) for line in text.splitlines() if (m := DECISION.match(line))]
-    return max(numbers, default=0)
+def recorded_decisions(text: str, where: str = "the record") -> int:
+    """How many decisions a record holds: the number of its last decision line. A number past
+    the `decisions_per_game` limit is a PlaythroughFileError at its line: the replay's own limit
+    is worked out from it."""
+    most = 0
+    for k, line in enumerate(text.splitlines(), 1):
+        match = DECISION.match(line)
+        if match is None:
+            continue
+        number = _bounded(match.group(1), LIMITS.decisions_per_game)
+        if number is None:
+            raise PlaythroughFileError(f"{where}: line {k}: decision {_number(match.group(1))}: more decisions "
+                                       f"than a game may take ({describe('decisions_per_game')})")
+        most = max(most, number)
+    return most
 
 
 @attrs.frozen(eq=False)
@@ -200,7 +234,7 @@ def replay(rules: Rules, path: str | Path, text: str | None = None, trusted: Col
     header = parse_header(text.split("\n", 1)[0], where)
     check_agents(header, where, trusted)
     options = typed_options(rules, header, where)
-    limit = decision_limit(recorded_decisions(text))
+    limit = decision_limit(recorded_decisions(text, where))
     try:
         return playthrough(rules, header.players, header.seed, header.agents, options, max_decisions=limit)
     except PlaythroughError as err:
