@@ -25,7 +25,7 @@ from .screen import render_view
 
 __all__ = ["AGENT_NAMES", "Agent", "AgentAbort", "DesignerAgent", "GreedyAgent", "HumanAgent", "RandomAgent",
            "UntrustedAgent", "agent_name", "agent_names", "agent_seed", "make_agent", "make_agents",
-           "recorded_agent", "render_view"]
+           "recorded_agent", "render_view", "shown"]
 
 
 class Agent(Protocol):
@@ -168,13 +168,16 @@ def _budget(name: str, digits: str) -> int:
     most = LIMITS.search_iterations
     significant = digits.lstrip("0")
     if len(significant) > len(str(most)) or int(significant) > most:
-        raise GameError(f"agent '{_short(name)}': a search of more than {most:,} iterations a decision "
+        raise GameError(f"agent '{shown(name)}': a search of more than {most:,} iterations a decision "
                         f"({describe('search_iterations')})")
     return int(significant)
 
 
-def _short(text: str, most: int = 40) -> str:
-    return text if len(text) <= most else text[:most - 3] + "..."
+def shown(text: str, most: int = 40) -> str:
+    """A name read from a file as a message may show it: at most `most` characters, a control
+    character written as its escape (so that it cannot act on the terminal)."""
+    text = text if len(text) <= most else text[:most - 3] + "..."
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 class UntrustedAgent(GameError):
@@ -189,7 +192,7 @@ def recorded_agent(name: str, trusted: Collection[str] = ()) -> str:
     name = name.strip()
     head, sep, _ = name.partition(":")
     if sep and head.lower() != "mcts" and name not in trusted:
-        raise UntrustedAgent(f"agent '{_short(name, 200)}' is code of your own, which ruleforge imports only "
+        raise UntrustedAgent(f"agent '{shown(name, 200)}' is code of your own, which ruleforge imports only "
                              "when --agents names it")
     return agent_name(name)
 

@@ -266,7 +266,7 @@ def find_rules(record: GameRecord, given: str | None = None) -> tuple[Rules, str
     for path in candidates:
         why = refusal(path, ".rules")  # the log may be a stranger's: it names only rules files
         if why is not None:
-            refused.append(f"'{path}' is not a rules file: {why}")
+            refused.append(f"{path!r} is not a rules file: {why}")
             continue
         if not Path(path).is_file():
             continue

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import click
 
-from ..agents import AgentAbort, UntrustedAgent, agent_names, make_agents, recorded_agent
+from ..agents import AgentAbort, UntrustedAgent, agent_names, make_agents, recorded_agent, shown
 from ..diagnostics import GameError
 from ..engine import Game, player_name
 from ..rules import Rules
@@ -106,7 +106,7 @@ def logged_agents(record: GameRecord) -> list[str]:
             names.append(recorded_agent(name))
         except UntrustedAgent as err:
             fail(f"replay log '{record.path}': {player_name(seat)}'s {err}; to resume it, give "
-                 f"--agents {shlex.quote(','.join(record.agents))} if you trust that code, or other agents")
+                 f"--agents {shlex.quote(shown(','.join(record.agents), 400))} if you trust that code, or other agents")
         except GameError as err:
             fail(f"replay log '{record.path}': {player_name(seat)}'s {err}")
     return names

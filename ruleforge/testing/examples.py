@@ -180,7 +180,7 @@ def _position(path: Path, where: str, value: Any, problems: list[str]) -> dict[s
     if isinstance(value, str):
         why = refusal(path.parent / value, ".json")  # the examples file may be a stranger's
         if why is not None:
-            problems.append(f"{where}: position: '{value}' is not a position file: {why}")
+            problems.append(f"{where}: position: {value!r} is not a position file: {why}")
             return {}
         try:
             value = read_json(path.parent / value, "position file")

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from ..agents import UntrustedAgent, recorded_agent
+from ..agents import UntrustedAgent, recorded_agent, shown
 from ..diagnostics import GameError
 from ..engine import player_name
 from ..limits import LIMITS, describe
@@ -252,7 +252,7 @@ def check_agents(header: Header, where: str, trusted: Collection[str]) -> None:
         try:
             recorded_agent(name, trusted)
         except UntrustedAgent as err:
-            quoted = shlex.quote(name)
+            quoted = shlex.quote(shown(name, 200))
             raise PlaythroughFileError(
                 f"{where}: line 1: {player_name(seat)}'s {err}; if you trust that code, name it: "
                 f"ruleforge test --agents {quoted}, or pytest --ruleforge-agents {quoted}") from None

@@ -145,3 +145,10 @@ def test_the_pytest_plugin_refuses_a_record_naming_an_agent_file(tmp_path: Path,
     assert f"P1's agent '{evil}:Evil' is code" in done.stdout
     assert "--ruleforge-agents" in done.stdout
     assert not (tmp_path / "imported").exists()
+
+
+def test_an_agent_name_with_control_characters_is_shown_escaped(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "game.json", ["random", "\x1b[2Jmine.py:Evil"])
+    result = run("play", "--resume", str(log), "--quiet")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "'\\x1b[2Jmine.py:Evil' is code" in result.stderr
