@@ -154,16 +154,15 @@ def agent_name(name: str) -> str:
     if ":" in name:
         designer_class(name)
         return name
-    shown = name or "(empty)"
-    raise GameError(f"unknown agent '{shown}' (agents: random, greedy, human, mcts:N, or module:Class "
-                    "for your own)")
+    raise GameError(f"unknown agent '{shown(name) or '(empty)'}' (agents: random, greedy, human, mcts:N, "
+                    "or module:Class for your own)")
 
 
 def _budget(name: str, digits: str) -> int:
     """The N of `mcts:N`, at least 1 and at most the `search_iterations` limit (a search that
     would never end is refused, however many digits it is written with)."""
     if not re.fullmatch(r"[0-9]+", digits) or not digits.strip("0"):
-        raise GameError(f"agent '{name}': the budget after 'mcts:' must be a whole number of iterations "
+        raise GameError(f"agent '{shown(name)}': the budget after 'mcts:' must be a whole number of iterations "
                         "of at least 1 (mcts:500)")
     most = LIMITS.search_iterations
     significant = digits.lstrip("0")

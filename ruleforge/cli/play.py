@@ -87,10 +87,10 @@ def resumed_table(resume_path: str, file: str | None, players: int | None, seed:
     if players is not None or seed is not None or option:
         fail("--players, --seed and --option come from the log: leave them out with --resume")
     record = read_log(resume_path)
+    names = agent_names(agents, record.players) if agents else logged_agents(record)  # before any replay
     rules, rules_path = find_rules(record, file)
     game = rules.new_game(record.players, record.seed, record.options or None)
     replay_steps(game, record)
-    names = agent_names(agents, record.players) if agents else logged_agents(record)
     return Table(rules, rules_path, game, record.options, names, log_path or resume_path, record.steps,
                  resumed_from=resume_path)
 
