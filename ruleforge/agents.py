@@ -10,19 +10,22 @@ import hashlib
 import importlib
 import importlib.util
 import random
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, Protocol
 
 from .diagnostics import GameError
 from .engine import Action, Game
 from .human import AgentAbort, HumanAgent
+from .limits import LIMITS, describe
 from .scoresheet import final_scorings
 from .screen import render_view
 
 __all__ = ["AGENT_NAMES", "Agent", "AgentAbort", "DesignerAgent", "GreedyAgent", "HumanAgent", "RandomAgent",
-           "agent_name", "agent_names", "agent_seed", "make_agent", "make_agents", "render_view"]
+           "UntrustedAgent", "agent_name", "agent_names", "agent_seed", "make_agent", "make_agents",
+           "recorded_agent", "render_view", "shown"]
 
 
 class Agent(Protocol):
@@ -139,23 +142,58 @@ DEFAULT_BUDGET = 200  # `mcts` alone: iterations per decision
 def agent_name(name: str) -> str:
     """One agent name as the rest of ruleforge keeps it, checked: a built-in name in lower case,
     `mcts:N` with its budget, or a designer's `module:Class` / `path/to/file.py:Class` as typed
-    (its class is imported now, so that a bad one fails before any game starts)."""
+    (its class is imported now, so that a bad one fails before any game starts). For names the
+    user typed (`--agents`); a name read from a file goes through `recorded_agent` first."""
     name = name.strip()
     low = name.lower()
     if low in AGENT_NAMES:
         return low
     head, sep, tail = low.partition(":")
     if head == "mcts" and sep:
-        if not tail.strip().isdigit() or int(tail) < 1:
-            raise GameError(f"agent '{name}': the budget after 'mcts:' must be a whole number of iterations "
-                            "of at least 1 (mcts:500)")
-        return f"mcts:{int(tail)}"
+        return f"mcts:{_budget(name, tail.strip())}"
     if ":" in name:
         designer_class(name)
         return name
-    shown = name or "(empty)"
-    raise GameError(f"unknown agent '{shown}' (agents: random, greedy, human, mcts:N, or module:Class "
-                    "for your own)")
+    raise GameError(f"unknown agent '{shown(name) or '(empty)'}' (agents: random, greedy, human, mcts:N, "
+                    "or module:Class for your own)")
+
+
+def _budget(name: str, digits: str) -> int:
+    """The N of `mcts:N`, at least 1 and at most the `search_iterations` limit (a search that
+    would never end is refused, however many digits it is written with)."""
+    if not re.fullmatch(r"[0-9]+", digits) or not digits.strip("0"):
+        raise GameError(f"agent '{shown(name)}': the budget after 'mcts:' must be a whole number of iterations "
+                        "of at least 1 (mcts:500)")
+    most = LIMITS.search_iterations
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(most)) or int(significant) > most:
+        raise GameError(f"agent '{shown(name)}': a search of more than {most:,} iterations a decision "
+                        f"({describe('search_iterations')})")
+    return int(significant)
+
+
+def shown(text: str, most: int = 40) -> str:
+    """A name read from a file as a message may show it: at most `most` characters, a control
+    character written as its escape (so that it cannot act on the terminal)."""
+    text = text if len(text) <= most else text[:most - 3] + "..."
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+class UntrustedAgent(GameError):
+    """A file (a log, a recorded playthrough) names an agent of code: only `--agents` may."""
+
+
+def recorded_agent(name: str, trusted: Collection[str] = ()) -> str:
+    """An agent name read from a file, which a stranger may have written: a built-in agent,
+    `mcts:N` within the `search_iterations` limit, or a designer's agent only when `trusted`
+    (the names given with `--agents`) holds it; so no file can make ruleforge import code.
+    UntrustedAgent for a designer's agent not trusted, GameError for any other bad name."""
+    name = name.strip()
+    head, sep, _ = name.partition(":")
+    if sep and head.lower() != "mcts" and name not in trusted:
+        raise UntrustedAgent(f"agent '{shown(name, 200)}' is code of your own, which ruleforge imports only "
+                             "when --agents names it")
+    return agent_name(name)
 
 
 _CLASSES: dict[str, type] = {}
@@ -236,7 +274,7 @@ def make_agent(name: str, seed: int, input_fn: Callable[[str], str] = input,
     if name == "mcts" or name.startswith("mcts:"):
         from .search import MCTSAgent
 
-        return MCTSAgent(seed, int(name.partition(":")[2] or DEFAULT_BUDGET))
+        return MCTSAgent(seed, _budget(name, name.partition(":")[2]) if ":" in name else DEFAULT_BUDGET)
     try:
         inner = designer_class(name)(seed=seed)
     except GameError:

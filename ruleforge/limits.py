@@ -24,6 +24,7 @@ class Limits:
     """The limits in force. Field names are the `NAME` of `RULEFORGE_MAX_<NAME>`."""
 
     # --- reading and checking a rules file -------------------------------------------------
+    extends_depth: int = 50  # files in a chain of `extends`, each extending the next
     errors_shown: int = 50  # diagnostics printed; the rest are counted ("and 12 more")
     expression_depth: int = 90  # expressions in expressions (generated code nests 2 brackets a level; Python: 200)
     block_depth: int = 12  # statement blocks inside blocks (Python allows 20 in generated code)
@@ -37,6 +38,7 @@ class Limits:
     skips_in_a_row: int = 10_000  # decisions skipped one after another for want of a legal action
     decisions_per_game: int = 100_000  # decisions of one game (`--max-decisions`)
     choices: int = 100_000  # arguments one action is tried with at one decision
+    search_iterations: int = 10_000  # iterations a decision of the search agent `mcts:N`
     # --- sizes of what the rules make ------------------------------------------------------
     compiled_statements: int = 200_000  # statements compiled for one player count (phases, triggers inlined)
     range_values: int = 1_000_000  # values of one range `a..b` in an expression (and of nested ones, together)

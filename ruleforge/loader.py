@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -9,6 +10,8 @@ import attrs
 
 from . import ast, lexical
 from .diagnostics import Diagnostic, RulesError
+from .limits import LIMITS, describe
+from .named_files import refusal
 from .parser import parse_rules
 
 
@@ -16,10 +19,62 @@ def load_source(path: str | Path, text: str | None = None) -> tuple[list[ast.Dec
     """Parse `path` and every file it extends; return the merged declarations and sources.
 
     `text`, when given, is read as the contents of `path` itself (its bases still come from
-    disk, relative to `path`): how a changed copy of a file is checked without writing it."""
+    disk, relative to `path`): how a changed copy of a file is checked without writing it.
+    The chain of bases is followed in a loop, at most `extends_depth` long, each base checked to
+    be a rules file (`named_files.refusal`) before it is read."""
     sources: dict[str, str] = {}
-    decls = _load(Path(path), sources, chain=(), text=text)
+    layers: list[list[ast.Decl]] = []  # each file's own declarations, the file given first
+    current, origin = Path(path), None
+    seen = {os.path.realpath(current): 0}  # real path -> index in `shown`: finds a loop
+    shown = [current.name]  # the chain as a loop's message names it
+    while True:
+        own, ext = _parse_one(current, sources, origin, text)
+        text = None
+        layers.append(own)
+        if ext is None:
+            break
+        if len(layers) > LIMITS.extends_depth:
+            raise RulesError([Diagnostic(ext.pos, f"a chain of more than {LIMITS.extends_depth} 'extends' "
+                                         f"({describe('extends_depth')})")], sources)
+        written = current.parent / ext.path
+        why = refusal(written, ".rules")
+        if why is not None:
+            raise RulesError([Diagnostic(ext.pos, f"'{ext.path}' is not a rules file: {why}",
+                                         "a variant extends a rules file, whose name ends in .rules")], sources)
+        real = os.path.realpath(written)
+        shown.append(ext.path if Path(real).name == Path(ext.path).name else f"{ext.path} ({Path(real).name})")
+        if real in seen:
+            loop = " -> ".join(shown[seen[real]:])
+            raise RulesError([Diagnostic(ext.pos, f"'{ext.path}' extends itself through a loop: {loop}")], sources)
+        seen[real] = len(shown) - 1
+        current, origin = written.resolve(), ext.pos
+    decls = layers.pop()
+    while layers:
+        decls = merge_variant(decls, layers.pop(), sources)
     return decls, sources
+
+
+def _parse_one(path: Path, sources: dict[str, str], origin: ast.Pos | None,
+               text: str | None) -> tuple[list[ast.Decl], ast.ExtendsDecl | None]:
+    """One file of a chain: its own declarations and its `extends`, if any (at most one; a
+    file that extends none may not `extend scoring`)."""
+    if text is None:
+        text = _read(path, sources, origin)
+    else:
+        text = sources[str(path)] = lexical.normalize(text)
+    rules = parse_rules(text, str(path))
+    _refuse_repeated_headers(rules.decls, sources)
+    extends = [d for d in rules.decls if isinstance(d, ast.ExtendsDecl)]
+    own = [d for d in rules.decls if not isinstance(d, ast.ExtendsDecl)]
+    if len(extends) > 1:
+        raise RulesError([Diagnostic(extends[1].pos, "a rules file may extend only one base")], sources)
+    if not extends:
+        added = [d for d in own if isinstance(d, ast.ExtendScoringDecl)]
+        if added:
+            raise RulesError([Diagnostic(d.pos, f"'extend scoring {d.name}' is for a variant: "
+                                         "this file extends no base", "add the items to the scoring itself")
+                              for d in added], sources)
+    return own, (extends[0] if extends else None)
 
 
 def _read(path: Path, sources: dict[str, str], origin: ast.Pos | None) -> str:
@@ -58,33 +113,6 @@ def _not_a_file(path: Path) -> str | None:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a device"
-
-
-def _load(path: Path, sources: dict[str, str], chain: tuple[Path, ...],
-          origin: ast.Pos | None = None, text: str | None = None) -> list[ast.Decl]:
-    if text is None:
-        text = _read(path, sources, origin)
-    else:
-        text = sources[str(path)] = lexical.normalize(text)
-    rules = parse_rules(text, str(path))
-    _refuse_repeated_headers(rules.decls, sources)
-    extends = [d for d in rules.decls if isinstance(d, ast.ExtendsDecl)]
-    own = [d for d in rules.decls if not isinstance(d, ast.ExtendsDecl)]
-    if not extends:
-        added = [d for d in own if isinstance(d, ast.ExtendScoringDecl)]
-        if added:
-            raise RulesError([Diagnostic(d.pos, f"'extend scoring {d.name}' is for a variant: "
-                                         "this file extends no base", "add the items to the scoring itself")
-                              for d in added], sources)
-        return own
-    if len(extends) > 1:
-        raise RulesError([Diagnostic(extends[1].pos, "a rules file may extend only one base")], sources)
-    ext = extends[0]
-    base_path = (path.parent / ext.path).resolve()
-    if base_path in chain or base_path == path.resolve():
-        raise RulesError([Diagnostic(ext.pos, f"'{ext.path}' extends itself through a cycle")], sources)
-    base = _load(base_path, sources, chain + (path.resolve(),), ext.pos)
-    return merge_variant(base, own, sources)
 
 
 _HEADERS = {ast.GameDecl: "game", ast.PlayersDecl: "players"}

@@ -15,6 +15,7 @@ from lark.visitors import Transformer_NonRecursive
 from . import ast, lexical
 from .diagnostics import Diagnostic, RulesError
 from .nesting import measure, too_deep_for_python
+from .parser_cache import cached_lark
 
 _TOKEN_NAMES = {
     "RBRACE": "'}'", "LBRACE": "'{'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
@@ -30,11 +31,11 @@ def grammar_text() -> str:
 
 @functools.cache
 def _parser() -> Lark:
-    # cache=True keeps the built LALR tables in the temp folder, keyed by the grammar's
-    # hash: building them takes most of a cold `ruleforge check`.
-    return Lark(
+    # The built LALR tables are kept in the user's own cache folder (ruleforge/parser_cache.py):
+    # building them takes most of a cold `ruleforge check`.
+    return cached_lark(
         grammar_text(), parser="lalr", start=["start", "expr"],
-        propagate_positions=True, maybe_placeholders=True, cache=True,
+        propagate_positions=True, maybe_placeholders=True,
     )
 
 

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import runtime
 from .diagnostics import GameError
 from .engine import Game
+from .limits import LIMITS, describe
 from .state_io import BIGGEST, value_problem
 
 if TYPE_CHECKING:
@@ -156,6 +156,11 @@ def build_position(rules: Rules, data: Any) -> Game:
         if entry.label not in have:
             raise _unknown_label(entry, sorted(have))
     wanted = Counter(e.label for _, entries in fills for e in entries)
+    extra = sum((wanted - have).values())
+    own = len(probe.program.comp_label)
+    if own + extra > LIMITS.components:  # refused before a program is compiled for them
+        raise GameError(f"position: it asks for {extra:,} components beyond the game's own {own:,}: more than "
+                        f"a game may have ({describe('components')})")
     extras = tuple(sorted((wanted - have).elements()))
     game = Game(rules.program(players, None, extras), seed)
     for c, entry in _place(game, fills):
@@ -171,30 +176,36 @@ def build_position(rules: Rules, data: Any) -> Game:
 
 
 def _place(game: Game, fills: list[tuple[int, list[Entry]]]) -> list[tuple[int, Entry]]:
-    """Empty the described zones, then fill them: (component, its entry) for every one placed."""
+    """Empty the described zones, then fill them: (component, its entry) for every one placed.
+    Each zone's list is rebuilt once, not edited a component at a time, so that a position of
+    thousands of components is placed in time in proportion to them."""
     st = game.state
     prog = game.program
     filled = {zi for zi, _ in fills}
     # Empty the zones the position describes: their components go back where they started.
+    spare: int | None = None
     for zi in filled:
-        for c in list(st.z[zi]):
-            home = prog.comp_start[c] if prog.comp_start[c] not in filled else _spare_zone(prog, filled)
-            runtime.move(st, c, home)
-    used: set[int] = set()
+        for c in st.z[zi]:
+            home = prog.comp_start[c]
+            if home in filled:
+                spare = _spare_zone(prog, filled) if spare is None else spare
+                home = spare
+            st.z[home].append(c)
+            st.w[c], st.f[c] = home, zi
+        st.z[zi] = []
+    # Each entry takes the lowest free component of its label (none is in a described zone now).
     by_label: dict[str, list[int]] = {}
     for c, label in enumerate(prog.comp_label):
         by_label.setdefault(label, []).append(c)
-    placed = []
-    for zi, entries in fills:
-        for entry in entries:
-            candidates = [c for c in by_label[entry.label] if c not in used]
-            # prefer components not in a described zone, then the lowest id
-            candidates.sort(key=lambda c: (st.w[c] in filled, c))
-            c = candidates[0]
-            used.add(c)
-            runtime.move(st, c, zi)
-            placed.append((c, entry))
-    return placed
+    free = {label: iter(comps) for label, comps in by_label.items()}
+    chosen = [(zi, next(free[entry.label]), entry) for zi, entries in fills for entry in entries]
+    taken = {c for _, c, _ in chosen}
+    for src in {st.w[c] for c in taken}:
+        st.z[src] = [c for c in st.z[src] if c not in taken]
+    for zi, c, _ in chosen:
+        st.z[zi].append(c)
+        st.w[c], st.f[c] = zi, st.w[c]
+    return [(c, entry) for _, c, entry in chosen]
 
 
 def _spare_zone(prog, filled: set[int]) -> int:

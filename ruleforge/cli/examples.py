@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from ..agents import agent_name
 from ..testing import Example, Outcome, examples_file
 from ..testing.playthroughs import PlaythroughOutcome, playthroughs_dir
 from ..testing.runner import TestResult, run_tests, select
@@ -26,8 +27,11 @@ MARK = {"pass": "PASS ", "fail": "FAIL ", "error": "ERROR"}
                    "name is 'playthrough NAME').")
 @click.option("--json", "as_json", is_flag=True, help="Print every example's checks and scores, and every "
                                                        "playthrough's result, as JSON.")
+@click.option("--agents", "agents", metavar="NAME,...",
+              help="Agents of your own (module:Class, file.py:Class) that the recorded playthroughs may name: "
+                   "a record names only built-in agents otherwise, so that one from anyone runs no code.")
 @guarded
-def test(file: str, examples_path: str | None, pattern: str | None, as_json: bool) -> None:
+def test(file: str, examples_path: str | None, pattern: str | None, as_json: bool, agents: str | None) -> None:
     """Run the scoring examples of a rules file (and of the files it extends), then replay its
     recorded playthroughs.
 
@@ -39,7 +43,8 @@ def test(file: str, examples_path: str | None, pattern: str | None, as_json: boo
     if examples_path is not None and not Path(examples_path).is_file():
         why = "it is not a file" if Path(examples_path).exists() else "no such file"
         fail(f"cannot read examples file '{examples_path}': {why}")
-    run = run_tests(rules, file, pattern=pattern, examples=examples_path)
+    trusted = [agent_name(name) for name in agents.split(",")] if agents else []
+    run = run_tests(rules, file, pattern=pattern, examples=examples_path, trusted_agents=trusted)
     examples, records = list(run.examples), list(run.playthroughs)
     if not examples and not records:
         if pattern is not None and any(select(rules, file, None, examples_path)):

@@ -20,6 +20,7 @@ import click
 
 from ..agents import AGENT_NAMES
 from ..engine import Game, player_name
+from ..named_files import refusal
 from ..rules import Rules
 from .common import fail, load_rules, read_json, write_json
 
@@ -261,7 +262,12 @@ def find_rules(record: GameRecord, given: str | None = None) -> tuple[Rules, str
     candidates = rules_candidates(record)
     same_game: tuple[Rules, str] | None = None
     another: tuple[Rules, str] | None = None
+    refused: list[str] = []
     for path in candidates:
+        why = refusal(path, ".rules")  # the log may be a stranger's: it names only rules files
+        if why is not None:
+            refused.append(f"{path!r} is not a rules file: {why}")
+            continue
         if not Path(path).is_file():
             continue
         rules = load_rules(path)
@@ -277,7 +283,8 @@ def find_rules(record: GameRecord, given: str | None = None) -> tuple[Rules, str
     if another is not None:
         fail(other_game(record, *another) + "; give the rules file with --rules FILE")
     what = f"the rules of {record.game}" if record.game else f"the rules file '{record.rules}'"
-    fail(f"cannot find {what}: looked for {', '.join(repr(p) for p in candidates)}; "
+    notes = "".join(f"; {note}" for note in refused)
+    fail(f"cannot find {what}: looked for {', '.join(repr(p) for p in candidates)}{notes}; "
          f"give the rules file with --rules FILE")
 
 

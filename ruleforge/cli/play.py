@@ -14,9 +14,9 @@ from typing import Any
 import attrs
 import click
 
-from ..agents import AgentAbort, agent_names, make_agents
+from ..agents import AgentAbort, UntrustedAgent, agent_names, make_agents, recorded_agent, shown
 from ..diagnostics import GameError
-from ..engine import Game
+from ..engine import Game, player_name
 from ..rules import Rules
 from .common import (
     EXIT_INTERRUPTED,
@@ -35,7 +35,7 @@ from .common import (
     winner_line,
     write_json,
 )
-from .gamelog import LogWriter, find_rules, log_header, read_log, replay_steps
+from .gamelog import GameRecord, LogWriter, find_rules, log_header, read_log, replay_steps
 from .outputs import check_outputs, same_file
 
 
@@ -87,12 +87,29 @@ def resumed_table(resume_path: str, file: str | None, players: int | None, seed:
     if players is not None or seed is not None or option:
         fail("--players, --seed and --option come from the log: leave them out with --resume")
     record = read_log(resume_path)
+    names = agent_names(agents, record.players) if agents else logged_agents(record)  # before any replay
     rules, rules_path = find_rules(record, file)
     game = rules.new_game(record.players, record.seed, record.options or None)
     replay_steps(game, record)
-    names = agent_names(agents, record.players) if agents else record.agents or ["random"] * record.players
     return Table(rules, rules_path, game, record.options, names, log_path or resume_path, record.steps,
                  resumed_from=resume_path)
+
+
+def logged_agents(record: GameRecord) -> list[str]:
+    """The agents a log records (random at every seat if none), each checked as a name from a
+    file may be: built-in only, a search within its limit; an agent of code needs --agents."""
+    if record.agents is None:
+        return ["random"] * record.players
+    names = []
+    for seat, name in enumerate(record.agents):
+        try:
+            names.append(recorded_agent(name))
+        except UntrustedAgent as err:
+            fail(f"replay log '{record.path}': {player_name(seat)}'s {err}; to resume it, give "
+                 f"--agents {shlex.quote(shown(','.join(record.agents), 400))} if you trust that code, or other agents")
+        except GameError as err:
+            fail(f"replay log '{record.path}': {player_name(seat)}'s {err}")
+    return names
 
 
 def check_play_outputs(table: Table, save_path: str | None) -> None:

@@ -325,6 +325,9 @@ def skill_budgets(text: str | None) -> list[int]:
         budgets = []
     if len(budgets) < 2 or min(budgets) < 1:
         fail(f"--skill takes two or more search budgets, as whole numbers from 1 (10,30,100), not '{text}'")
+    if max(budgets) > limits.LIMITS.search_iterations:
+        fail(f"--skill: a search of more than {limits.LIMITS.search_iterations:,} iterations a decision "
+             f"({limits.describe('search_iterations')})")
     return budgets
 
 

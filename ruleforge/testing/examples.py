@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from ..diagnostics import GameError, did_you_mean
+from ..named_files import refusal
 from ..position import POSITION_FORMAT
 from ..scoresheet import read_json
 
@@ -177,6 +178,10 @@ def _example(path: Path, index: int, entry: Any) -> Example:
 def _position(path: Path, where: str, value: Any, problems: list[str]) -> dict[str, Any]:
     """The position, written in the example or in a file named relative to the examples file."""
     if isinstance(value, str):
+        why = refusal(path.parent / value, ".json")  # the examples file may be a stranger's
+        if why is not None:
+            problems.append(f"{where}: position: {value!r} is not a position file: {why}")
+            return {}
         try:
             value = read_json(path.parent / value, "position file")
         except GameError as err:

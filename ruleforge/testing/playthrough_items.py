@@ -43,7 +43,8 @@ class RecordItem(pytest.Item):
             rules = load_cached(self.config, self.rules_path)
         except RulesError as err:
             raise Unplayable(err.render()) from None
-        outcome = run_playthrough(rules, self.path)
+        trusted = [n.strip() for n in self.config.getoption("--ruleforge-agents", "").split(",") if n.strip()]
+        outcome = run_playthrough(rules, self.path, trusted)
         if not outcome.passed:
             raise RecordFailed(outcome)
 

@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import difflib
 import re
+import shlex
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ..agents import UntrustedAgent, recorded_agent, shown
 from ..diagnostics import GameError
+from ..engine import player_name
+from ..limits import LIMITS, describe
 from ..playthrough import Playthrough, PlaythroughError, playthrough
 from ..rules import Rules
+from ..state_io import BIGGEST
 
 PLAYTHROUGHS_SUFFIX = ".playthroughs"
 RECORD_SUFFIX = ".txt"
@@ -94,7 +100,13 @@ def parse_header(line: str, where: str) -> Header:
     if match is None:
         raise PlaythroughFileError(f"{where}: line 1: not a playthrough's first line (expected 'TITLE: N players, "
                                    "seed S, agents A', as `ruleforge playthrough` prints it)")
-    players = int(match["players"])
+    players = _bounded(match["players"], LIMITS.players)
+    if players is None:
+        raise PlaythroughFileError(f"{where}: line 1: {_number(match['players'])} players: more than a game may "
+                                   f"have ({describe('players')})")
+    seed = _bounded(match["seed"].lstrip("-"), BIGGEST)
+    if seed is None:
+        raise PlaythroughFileError(f"{where}: line 1: the seed must be a whole number from -(2**63 - 1) to 2**63 - 1")
     agents = match["agents"]
     if SEATS.match(agents):
         names = tuple(part.split(" ", 1)[1] for part in agents.split(", "))
@@ -108,7 +120,22 @@ def parse_header(line: str, where: str) -> Header:
         if not sep or not name:
             raise PlaythroughFileError(f"{where}: line 1: option '{pair}' must look like name=value")
         options[name] = value
-    return Header(match["title"], players, int(match["seed"]), names, options)
+    return Header(match["title"], players, -seed if match["seed"].startswith("-") else seed, names, options)
+
+
+def _bounded(digits: str, most: int) -> int | None:
+    """The number `digits` writes, or None past `most`: its length is checked before it is
+    converted, so that no number of thousands of digits is ever made."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(most)) or int(significant) > most:
+        return None
+    return int(significant)
+
+
+def _number(digits: str) -> str:
+    """A number of a record as a message shows it: with its thousands, or how long it is."""
+    significant = digits.lstrip("0") or "0"
+    return f"{int(significant):,}" if len(significant) <= 30 else f"a number of {len(significant):,} digits"
 
 
 def typed_options(rules: Rules, header: Header, where: str) -> dict[str, Any]:
@@ -131,10 +158,21 @@ def typed_options(rules: Rules, header: Header, where: str) -> dict[str, Any]:
     return out
 
 
-def recorded_decisions(text: str) -> int:
-    """How many decisions a record holds: the number of its last decision line."""
-    numbers = [int(m.group(1)) for line in text.splitlines() if (m := DECISION.match(line))]
-    return max(numbers, default=0)
+def recorded_decisions(text: str, where: str = "the record") -> int:
+    """How many decisions a record holds: the number of its last decision line. A number past
+    the `decisions_per_game` limit is a PlaythroughFileError at its line: the replay's own limit
+    is worked out from it."""
+    most = 0
+    for k, line in enumerate(text.splitlines(), 1):
+        match = DECISION.match(line)
+        if match is None:
+            continue
+        number = _bounded(match.group(1), LIMITS.decisions_per_game)
+        if number is None:
+            raise PlaythroughFileError(f"{where}: line {k}: decision {_number(match.group(1))}: more decisions "
+                                       f"than a game may take ({describe('decisions_per_game')})")
+        most = max(most, number)
+    return most
 
 
 @attrs.frozen(eq=False)
@@ -185,17 +223,18 @@ class PlaythroughOutcome:
         return out
 
 
-def replay(rules: Rules, path: str | Path, text: str | None = None) -> Playthrough:
+def replay(rules: Rules, path: str | Path, text: str | None = None, trusted: Collection[str] = ()) -> Playthrough:
     """Play a recorded playthrough's game again against `rules`, with the decision limit its
     length allows; a game that fails is the record up to the failure. PlaythroughFileError if
     the record (`text`, else read from `path`) cannot be read or its first line does not fit
-    the rules."""
+    the rules. A record may name an agent of code only if `trusted` (`--agents`) names it."""
     path = Path(path)
     text = read_record(path) if text is None else text
     where = str(path)
     header = parse_header(text.split("\n", 1)[0], where)
+    check_agents(header, where, trusted)
     options = typed_options(rules, header, where)
-    limit = decision_limit(recorded_decisions(text))
+    limit = decision_limit(recorded_decisions(text, where))
     try:
         return playthrough(rules, header.players, header.seed, header.agents, options, max_decisions=limit)
     except PlaythroughError as err:
@@ -204,6 +243,21 @@ def replay(rules: Rules, path: str | Path, text: str | None = None) -> Playthrou
         return Playthrough(rules.title, header.players, header.seed, options, header.agents, error=str(err))
     except GameError as err:  # the players, an option or an agent the rules refuse
         raise PlaythroughFileError(f"{where}: line 1: {err}") from None
+
+
+def check_agents(header: Header, where: str, trusted: Collection[str]) -> None:
+    """Every agent the header names is one a file may name (see `agents.recorded_agent`): a
+    record from a stranger makes ruleforge import no code and start no endless search."""
+    for seat, name in enumerate(header.agents):
+        try:
+            recorded_agent(name, trusted)
+        except UntrustedAgent as err:
+            quoted = shlex.quote(shown(name, 200))
+            raise PlaythroughFileError(
+                f"{where}: line 1: {player_name(seat)}'s {err}; if you trust that code, name it: "
+                f"ruleforge test --agents {quoted}, or pytest --ruleforge-agents {quoted}") from None
+        except GameError as err:
+            raise PlaythroughFileError(f"{where}: line 1: {player_name(seat)}'s {err}") from None
 
 
 def read_record(path: Path) -> str:
@@ -218,13 +272,14 @@ def read_record(path: Path) -> str:
                                    f"(byte {err.start} cannot be read)") from None
 
 
-def run_playthrough(rules: Rules, path: str | Path) -> PlaythroughOutcome:
+def run_playthrough(rules: Rules, path: str | Path, trusted: Collection[str] = ()) -> PlaythroughOutcome:
     """Replay a recorded playthrough and compare the record, line by line; never raises for a
-    bad record: what keeps it from running is the outcome's error."""
+    bad record: what keeps it from running is the outcome's error. `trusted`: the agents of
+    code the record may name (those `--agents` gives)."""
     path = Path(path)
     try:
         expected = read_record(path)
-        record = replay(rules, path, expected)
+        record = replay(rules, path, expected, trusted)
     except PlaythroughFileError as err:
         return PlaythroughOutcome(path, "error", error=str(err))
     recorded = recorded_decisions(expected)

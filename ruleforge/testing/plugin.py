@@ -16,6 +16,7 @@ rules files and every scoring example beside them is a test item of its own.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,6 +27,8 @@ import pytest
 
 from ..diagnostics import GameError, RulesError
 from ..engine import Game
+from ..limits import LIMITS
+from ..named_files import refusal
 from ..rules import Rules
 from ..scoresheet import Breakdown, read_json
 from .checks import Outcome, example_game, run_example
@@ -41,6 +44,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("ruleforge_collect", type="bool", default=True,
                   help="ruleforge: collect the scoring examples of rules files (foo.examples.json) and their "
                        "recorded playthroughs (foo.playthroughs/*.txt) as tests")
+    parser.addoption("--ruleforge-agents", metavar="NAME,...", default="",
+                     help="ruleforge: agents of your own (module:Class, file.py:Class) that recorded playthroughs "
+                          "may name; otherwise a record names only built-in agents, so that no record runs code")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -79,17 +85,27 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
-def _bases_have_examples(path: Path, depth: int = 0) -> bool:
-    """Whether a file a rules file extends (read as text: no parse) has examples beside it."""
-    try:
-        text = path.read_text(encoding="utf-8-sig", errors="replace")
-    except OSError:
-        return False
-    match = EXTENDS.search(text)
-    if match is None or depth > 20:
-        return False
-    base = path.parent / match.group(1)
-    return examples_file(base).is_file() or _bases_have_examples(base, depth + 1)
+def _bases_have_examples(path: Path) -> bool:
+    """Whether a file a rules file extends (read as text: no parse) has examples beside it. Only
+    rules files are read (`named_files.refusal`), along a chain no longer than `extends_depth`
+    that does not loop; anything else is no: loading the rules reports it."""
+    seen = {os.path.realpath(path)}
+    for _ in range(LIMITS.extends_depth):
+        try:
+            text = path.read_text(encoding="utf-8-sig", errors="replace")
+        except OSError:
+            return False
+        match = EXTENDS.search(text)
+        if match is None:
+            return False
+        base = path.parent / match.group(1)
+        if refusal(base, ".rules") is not None or os.path.realpath(base) in seen:
+            return False
+        if examples_file(base).is_file():
+            return True
+        seen.add(os.path.realpath(base))
+        path = base
+    return False
 
 
 class ExamplesFile(pytest.File):

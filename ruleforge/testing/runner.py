@@ -4,6 +4,7 @@ so it returns results instead of printing them."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -90,14 +91,16 @@ def select(rules: Rules, path: str | Path | None = None, pattern: str | None = N
 
 
 def run_tests(rules: Rules, path: str | Path | None = None, *, pattern: str | None = None,
-              examples: str | Path | None = None, stop_at_first_failure: bool = False) -> TestRun:
+              examples: str | Path | None = None, stop_at_first_failure: bool = False,
+              trusted_agents: Collection[str] = ()) -> TestRun:
     """Run what `ruleforge test` runs against `rules`: the examples of `path` (default: the
     rules' own file) and of the files it extends, then the playthroughs recorded beside `path`.
 
     `rules` need not be `path` itself: a mutant of it, loaded from another file, runs the
     original's tests. `pattern` keeps the tests whose name holds it (any case); `examples` is
     the file's own examples file instead of the one beside it; `stop_at_first_failure` stops
-    after the first test that fails (a mutant is caught: no need to run the rest).
+    after the first test that fails (a mutant is caught: no need to run the rest);
+    `trusted_agents` are the agents of code a record may name (given with `--agents`).
     ExamplesError for an examples file that cannot be read; a record that cannot be replayed is
     a result with status "error"."""
     found, records = select(rules, path, pattern, examples)
@@ -108,7 +111,7 @@ def run_tests(rules: Rules, path: str | Path | None = None, *, pattern: str | No
             break
     else:
         for record in records:
-            results.append(TestResult("playthrough", run_playthrough(rules, record)))
+            results.append(TestResult("playthrough", run_playthrough(rules, record, trusted_agents)))
             if stop_at_first_failure and not results[-1].passed:
                 break
     return TestRun(rules.title, tuple(found), tuple(records), tuple(results))
