@@ -16,18 +16,18 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from .. import limits, scoresheet
+from ..__main__ import EXIT_INTERRUPTED
 from ..agents import AgentAbort
 from ..diagnostics import GameError, RulesError
 from ..engine import Game, player_name
 from ..inert import inert
 from ..rules import Rules, load
+from ..state_io import BIGGEST_VALUE, NUMBER_DIGITS
 
 if TYPE_CHECKING:  # rich is imported where it is used: `check` starts faster without it
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
-
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C
 
 
 class CommandFailed(Exception):
@@ -169,7 +169,26 @@ def _sync_folder(folder: Path) -> None:
 
 
 def write_json(path: str, data: Any, what: str) -> None:
+    """Write `data` as JSON; a number too long for a JSON file of ruleforge's (more than
+    NUMBER_DIGITS digits, which no state may load) fails with where it is, the file untouched."""
+    where = _too_long_number(data)
+    if where is not None:
+        fail(f"cannot write {what} '{path}': {where} holds a number of more than {NUMBER_DIGITS:,} digits, "
+             f"more than a saved file may hold")
     write_atomic(path, json.dumps(data, indent=1) + "\n", what)
+
+
+def _too_long_number(data: Any, where: str = "it") -> str | None:
+    """Where in `data` a number of more than NUMBER_DIGITS digits is (`'state' 'v' entry 0`), or None."""
+    if isinstance(data, int) and not isinstance(data, bool):
+        return where if abs(data) > BIGGEST_VALUE else None
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        inner = _too_long_number(value, f"'{key}'" if where == "it" and isinstance(key, str) else
+                                 f"{where} '{key}'" if isinstance(key, str) else f"{where} entry {key}")
+        if inner is not None:
+            return inner
+    return None
 
 
 # --- starting a game -------------------------------------------------------------------------

@@ -208,6 +208,10 @@ class Session:
         except GameError as err:  # a rule failed half-way through a step: keep the steps, not the state
             writer.save()
             fail(f"{err}{saved_note(writer)}")
+        except Exception:  # a bug in ruleforge: the steps played are kept all the same
+            with contextlib.suppress(Exception):
+                writer.save()
+            raise
         writer.save()
 
 
