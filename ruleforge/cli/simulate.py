@@ -301,14 +301,14 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
         summary["skill"] = trace
     if records_path is not None:
         write_records(records_path, played.records)
-    if report is not None:
-        write_report(report, [json.loads(json_text(summary))], skill=trace)
     if as_json:
         echo(json_text(summary))
     else:
         print_table(summary)
         if trace is not None:
             print_skill(trace)
+    if report is not None:  # after the summary: a report that fails loses nothing printed
+        write_report(report, [json.loads(json_text(summary))], skill=trace)
     if not played.completed:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if played.failed:
