@@ -9,6 +9,7 @@ from collections.abc import Iterable
 import attrs
 
 from .ast import Pos
+from .inert import inert
 from .limits import LIMITS, describe
 
 # Characters that are whitespace inside a line but that a terminal would show otherwise
@@ -38,8 +39,12 @@ class Diagnostic:
             if self.pos.end_line == self.pos.line and self.pos.end_column > self.pos.column:
                 width = self.pos.end_column - self.pos.column
             src, column, width = _window(src_lines[self.pos.line - 1], self.pos.column, width)
-            out.append(f"    {src.translate(_ODD_SPACES)}")
-            out.append("    " + caret_indent(src, column) + "^" * max(1, width))
+            # shown inert (a control character in a string as `\x1b`): the caret goes under
+            # the escaped text, as wide as what it marks is shown
+            src = src.translate(_ODD_SPACES)
+            before, marked = inert(src[:column - 1]), inert(src[column - 1:column - 1 + width])
+            out.append(f"    {inert(src)}")
+            out.append("    " + caret_indent(before, len(before) + 1) + "^" * max(1, len(marked)))
         if self.hint:
             out.append(f"    hint: {self.hint}")
         return "\n".join(out)

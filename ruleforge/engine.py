@@ -724,8 +724,8 @@ class Game:
         grows all game long, is serialised once per entry (`_log_json`), so that a digest after
         every decision costs time in proportion to the state, not to the game so far."""
         state = self._state_json(with_log=False)
-        head = json.dumps({k: v for k, v in state.items() if k < "log"}, sort_keys=True, separators=(",", ":"))
-        tail = json.dumps({k: v for k, v in state.items() if k > "log"}, sort_keys=True, separators=(",", ":"))
+        head = _dumps({k: v for k, v in state.items() if k < "log"})
+        tail = _dumps({k: v for k, v in state.items() if k > "log"})
         data = f'{head[:-1]},"log":{self._log_json()},{tail[1:]}'
         return hashlib.sha256(data.encode()).hexdigest()[:16]
 
@@ -739,7 +739,7 @@ class Game:
             cached = self._log_text = (log, [], None)
         texts = cached[1]
         for entry in log[len(texts):]:
-            texts.append(json.dumps(_plain(list(entry)), separators=(",", ":")))
+            texts.append(_dumps(_plain(list(entry)), sort_keys=False))
         if log:
             self._log_text = (log, texts, log[-1])
         return "[" + ",".join(texts) + "]"
@@ -804,6 +804,31 @@ def render_template(prog: Program, tid: int, values: tuple) -> str:
             else:
                 out.append(str(value))
     return "".join(out)
+
+
+def _dumps(data: Any, sort_keys: bool = True) -> str:
+    """Compact sorted JSON for the digest. A number past Python's decimal conversion limit
+    (`sys.get_int_max_str_digits()`, 4,300 digits), which the rules may compute, goes in as
+    `{"hex": "0x..."}`: the digest of every state can be taken (a log keeps its steps), and
+    is the same as before for every state that JSON can hold."""
+    try:
+        return json.dumps(data, sort_keys=sort_keys, separators=(",", ":"))
+    except ValueError:
+        return json.dumps(_hexed(data), sort_keys=sort_keys, separators=(",", ":"))
+
+
+def _hexed(x: Any) -> Any:
+    if isinstance(x, int) and not isinstance(x, bool):
+        try:
+            str(x)
+        except ValueError:
+            return {"hex": hex(x)}
+        return x
+    if isinstance(x, dict):
+        return {k: _hexed(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_hexed(v) for v in x]
+    return x
 
 
 def _plain(x: Any) -> Any:

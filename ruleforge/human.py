@@ -15,6 +15,7 @@ from typing import Any
 
 from .diagnostics import GameError
 from .engine import Action, Game, player_name
+from .inert import inert
 from .screen import render_view, screen_width
 
 STEP_THRESHOLD = 12  # more legal actions than this: choose step by step
@@ -95,8 +96,8 @@ class Chooser:
         self.params = params  # per action: the names of its parameters
         # actions a person cannot tell apart: the same pieces, labels the same but for '#2'
         self.alike = [(*key[:-1], re.sub(r" #\d+$", "", key[-1])) for key in keys]
-        self.ask = ask
-        self.say = say
+        self.ask = lambda prompt: ask(inert(prompt))  # labels come from the rules file: shown inert
+        self.say = lambda line: say(inert(line))
         self.width = width
 
     # --- the whole decision ------------------------------------------------------------
@@ -300,7 +301,7 @@ class HumanAgent:
             raise GameError("the game is over: there is nothing to choose")
         width = self.width or screen_width()
         for line in render_view(game.view(me, properties=True), width):
-            self.output_fn(line)
+            self.output_fn(inert(line))  # names and labels come from files: no control sequence gets out
         labels = game.legal_labels()
         actions = game.legal_actions()
         keys = []

@@ -8,11 +8,13 @@ two replaces.
 from __future__ import annotations
 
 import codecs
+import re
 import unicodedata
 
 import attrs
 
 BOM = "\ufeff"
+_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 # Byte-order marks that say how a file is encoded; UTF-32 first (its mark starts like UTF-16's).
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -83,6 +85,16 @@ def normalize(text: str) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def lines(text: str, keepends: bool = False) -> list[str]:
+    """The lines of a rules text as the parser counts them: only '\\n' ends a line. A form
+    feed, a vertical tab, U+001C-U+001E, U+0085, U+2028 and U+2029 do not, though
+    `str.splitlines` breaks at each: line N here is line N of every diagnostic."""
+    if keepends:
+        return _LINE.findall(text)
+    parts = text.split("\n")
+    return parts[:-1] if parts[-1] == "" else parts  # a final newline ends a line, starts none
 
 
 @attrs.frozen

@@ -11,6 +11,8 @@ import re
 import shutil
 from typing import Any
 
+from .inert import inert
+
 CELL_KEY = re.compile(r"^(?P<grid>.+)\[(?P<row>\d+),(?P<column>\d+)\]$")
 EMPTY_CELL = "·"
 
@@ -95,7 +97,7 @@ def cell_text(content: Any, props: list[dict[str, Any]] | None) -> str | None:
     if isinstance(content, dict):
         size = content.get("hidden", 0)
         return None if not size else "hidden" if size == 1 else f"hidden ({size})"
-    return " / ".join(contents_text(content, props)) or None
+    return inert(" / ".join(contents_text(content, props))) or None  # escaped before the table is measured
 
 
 def shown_span(used: list[int], size: int, trim: bool) -> range:

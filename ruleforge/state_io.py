@@ -16,7 +16,11 @@ from .model import ANY, PLAYER, Type
 from .runtime import State
 
 BIGGEST = (1 << 63) - 1
-"""Numbers in a saved state fit in 64 bits: anything larger was not written by a game."""
+"""The counters of a saved state (seed, turn, steps) fit in 64 bits: larger was not written by a game."""
+NUMBER_DIGITS = 4300
+"""Digits of a number the rules may hold in a saved state: Python's own default bound for
+converting between int and text (`sys.get_int_max_str_digits`), what JSON can carry."""
+BIGGEST_VALUE = 10 ** NUMBER_DIGITS - 1
 
 PLAIN_DEPTH = 4
 """Lists inside lists a local value may hold (a list of groups of components is 2)."""
@@ -46,9 +50,23 @@ def _int_problem(x: Any, low: int = -BIGGEST, high: int = BIGGEST) -> str | None
     return f"is out of range: {x} (expected {low} to {high})"
 
 
+def _value_int_problem(x: Any) -> str | None:
+    """What is wrong with `x` as a number the rules hold: any whole number a JSON file of
+    ruleforge's may hold (at most NUMBER_DIGITS digits; `write_json` refuses a longer one),
+    so that every state saved loads again, whatever the rules computed."""
+    if not _is_int(x):
+        return f"must be an integer, not {_shown(x)}"
+    if -BIGGEST_VALUE <= x <= BIGGEST_VALUE:
+        return None
+    return f"is too large: a number of more than {NUMBER_DIGITS:,} digits"
+
+
 def _shown(x: Any) -> str:
     """A value in a message, cut short (a huge number or nested junk stays readable)."""
-    text = repr(x)
+    try:
+        text = repr(x)
+    except ValueError:  # an int past Python's decimal conversion limit
+        return f"a number of more than {NUMBER_DIGITS:,} digits"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -91,7 +109,7 @@ def value_problem(prog: Program, t: Type, x: Any, depth: int = 0) -> str | None:
 def _set_kind_problem(kind: str, x: Any) -> str | None:
     """What is wrong with `x` as a number, a flag or a text."""
     if kind == "int":
-        return _int_problem(x)
+        return _value_int_problem(x)
     if kind == "flag":
         return None if isinstance(x, bool) else f"must be true or false, not {_shown(x)}"
     return None if isinstance(x, str) else f"must be a text, not {_shown(x)}"
@@ -120,7 +138,7 @@ def plain_problem(x: Any, depth: int = 0) -> str | None:
     if x is None or isinstance(x, (bool, str)):
         return None
     if _is_int(x):
-        return _int_problem(x)
+        return _value_int_problem(x)
     if isinstance(x, list):
         if depth >= PLAIN_DEPTH:
             return "is nested too deeply"

@@ -13,12 +13,12 @@ import signal
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from stopping import ruleforge_child_ready_after_a_game, wait_until
 
 from ruleforge.balance import runner
 from ruleforge.balance.intervals import (
@@ -247,14 +247,13 @@ def test_failed_games_with_jobs_are_reported_in_seed_order() -> None:
         " 4 of 4 games failed"]
 
 
-def test_ctrl_c_stops_every_process() -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "ruleforge", "simulate", HAGAKURE, "-n", "1000000", "--json",
-                             "--jobs", "2"], cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
-    time.sleep(3)  # not a timing: a million games cannot be over
-    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
-    out, err = proc.communicate(timeout=120)
+def test_ctrl_c_stops_every_process(tmp_path: Path) -> None:
+    ready = tmp_path / "played"
+    with ruleforge_child_ready_after_a_game(ready, "simulate", HAGAKURE, "-n", "1000000", "--json",
+                                            "--jobs", "2") as proc:
+        wait_until(ready.exists, proc, "a game was played")  # a million games: it cannot be over
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
+        out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     doc = json.loads(out)
     assert doc["interrupted"] is True and doc["games"] < 1_000_000

@@ -2,7 +2,10 @@
 game on the command line, and bad RULEFORGE_MAX_* variables.
 
 The subprocess tests send real signals to `python -m ruleforge`; they wait for the log to
-appear instead of sleeping a fixed time, and every wait has a generous timeout as a hang guard.
+appear (or a game to be played) instead of sleeping a fixed time, and every wait has a generous
+timeout as a hang guard. Each child starts with the default signal dispositions and is killed
+with its process group at the end of its test (tests/stopping.py), so the tests pass the same
+when the suite runs in the background with SIGINT ignored.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from stopping import ruleforge_child, ruleforge_child_ready_after_a_game, wait_until
 
 from ruleforge import GameError, limits
 from ruleforge.agents import RandomAgent
@@ -33,12 +37,6 @@ GUARD = 120  # seconds: a hang guard, not a timing
 
 def run(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(main, list(args), input=input)
-
-
-def ruleforge_process(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "ruleforge", *args], cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
 
 
 def wait_for_steps(log: Path, proc: subprocess.Popen[str], at_least: int = 1) -> int:
@@ -77,10 +75,10 @@ def assert_resumable(log: Path) -> int:
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_play_stopped_by_a_signal_saves_and_says_how_to_resume(tmp_path: Path, signum: int, code: int) -> None:
     log = tmp_path / "long.json"
-    proc = ruleforge_process("play", LONG, "--quiet", "--log", str(log))
-    wait_for_steps(log, proc)
-    proc.send_signal(signum)
-    _out, err = proc.communicate(timeout=GUARD)
+    with ruleforge_child("play", LONG, "--quiet", "--log", str(log)) as proc:
+        wait_for_steps(log, proc)
+        proc.send_signal(signum)
+        _out, err = proc.communicate(timeout=GUARD)
     assert proc.returncode == code, err
     k = len(json.loads(log.read_text())["steps"])
     assert err == (f"\ninterrupted; the game so far ({k} decisions) is saved in {log}\n"
@@ -92,30 +90,30 @@ def test_play_stopped_by_a_signal_saves_and_says_how_to_resume(tmp_path: Path, s
 
 def test_play_killed_leaves_a_valid_partial_log(tmp_path: Path) -> None:
     log = tmp_path / "long.json"
-    proc = ruleforge_process("play", LONG, "--quiet", "--log", str(log))
-    wait_for_steps(log, proc)  # saved once with steps: the kill falls after, between or during saves
-    proc.kill()
-    proc.communicate(timeout=GUARD)
+    with ruleforge_child("play", LONG, "--quiet", "--log", str(log)) as proc:
+        wait_for_steps(log, proc)  # saved once with steps: the kill falls after, between or during saves
+        proc.kill()
+        proc.communicate(timeout=GUARD)
     assert assert_resumable(log) > 0
 
 
 def test_ctrl_c_at_a_persons_prompt(tmp_path: Path) -> None:
     log = tmp_path / "x.json"
-    proc = ruleforge_process("play", HAGAKURE, "--players", "4", "--agents", "human,random", "--seed", "7",
-                             "--log", str(log), stdin=subprocess.PIPE)
-    assert proc.stdin is not None and proc.stdout is not None
-    shown: list[str] = []
-    reader = threading.Thread(target=lambda: shown.extend(iter(lambda: proc.stdout.read(1), "")), daemon=True)
-    reader.start()
-    proc.stdin.write("1\n2\n")
-    proc.stdin.flush()
-    deadline = time.monotonic() + GUARD
-    while "".join(shown).count("P1 [1-") < 3:  # P1 answered twice and is asked a third time
-        assert time.monotonic() < deadline and proc.poll() is None, "".join(shown)
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _out, err = proc.communicate(timeout=GUARD)
-    reader.join(GUARD)
+    with ruleforge_child("play", HAGAKURE, "--players", "4", "--agents", "human,random", "--seed", "7",
+                         "--log", str(log), stdin=subprocess.PIPE) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        shown: list[str] = []
+        reader = threading.Thread(target=lambda: shown.extend(iter(lambda: proc.stdout.read(1), "")), daemon=True)
+        reader.start()
+        proc.stdin.write("1\n2\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + GUARD
+        while "".join(shown).count("P1 [1-") < 3:  # P1 answered twice and is asked a third time
+            assert time.monotonic() < deadline and proc.poll() is None, "".join(shown)
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=GUARD)
+        reader.join(GUARD)
     assert proc.returncode == 130, err
     assert "continue it with: ruleforge play --resume" in err
     steps = json.loads(log.read_text())["steps"]
@@ -183,11 +181,12 @@ def test_simulate_where_every_game_fails_still_summarises() -> None:
     assert "Traceback" not in result.output
 
 
-def test_simulate_stopped_by_ctrl_c_in_a_real_process() -> None:
-    proc = ruleforge_process("simulate", HAGAKURE, "-n", "1000000", "--json")
-    time.sleep(2)  # not a timing: the batch is a million games, it cannot be over
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=GUARD)
+def test_simulate_stopped_by_ctrl_c_in_a_real_process(tmp_path: Path) -> None:
+    ready = tmp_path / "played"
+    with ruleforge_child_ready_after_a_game(ready, "simulate", HAGAKURE, "-n", "1000000", "--json") as proc:
+        wait_until(ready.exists, proc, "a game was played")  # a million games: it cannot be over
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=GUARD)
     assert proc.returncode == 130, err
     doc = json.loads(out)
     assert doc["interrupted"] is True and doc["requested"] == 1_000_000 and doc["games"] < 1_000_000

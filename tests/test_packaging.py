@@ -27,7 +27,7 @@ def test_wheel_holds_the_cli_package_and_the_grammar(tmp_path: Path) -> None:
     assert {"ruleforge/cli/__init__.py", "ruleforge/cli/play.py", "ruleforge/grammar/ruleforge.lark"} <= names
     entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     entries = zipfile.ZipFile(wheel).read(entry).decode()
-    assert "ruleforge = ruleforge.cli:main" in entries
+    assert "ruleforge = ruleforge.__main__:run" in entries
     # the pytest plugin, found by pytest wherever ruleforge is installed (docs/testing.md)
     assert "[pytest11]\nruleforge = ruleforge.testing.plugin" in entries
     assert "ruleforge/testing/plugin.py" in names

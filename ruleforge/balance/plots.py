@@ -29,6 +29,7 @@ WIDTH = 9.0  # inches; the page scales figures to its width
 RC = {
     "svg.hashsalt": "ruleforge",  # fixed ids: the same report twice is the same bytes
     "svg.fonttype": "path",  # text as paths: no font needed to read the file
+    "text.parse_math": False,  # labels come from rules files: '$x$' is text, never mathtext
     "font.size": 10,
     "axes.spines.top": False,
     "axes.spines.right": False,

@@ -9,10 +9,12 @@ module per command; `common` holds what they share.
 from __future__ import annotations
 
 import importlib
+from typing import Any, NoReturn
 
 import click
 
 from .. import __version__
+from ..__main__ import EXIT_INTERRUPTED
 from .common import check_environment
 
 # Each command's module and function, imported only when the command runs (or help lists it):
@@ -25,7 +27,21 @@ COMMANDS = {
 
 
 class LazyGroup(click.Group):
-    """A group whose commands are imported on first use (click's own recipe for big CLIs)."""
+    """A group whose commands are imported on first use (click's own recipe for big CLIs), and
+    where Ctrl-C while the command line is read or the command imported is `interrupted` and
+    exit status 130 (click's own answer is 'Aborted!' and 1)."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            _interrupted()
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            _interrupted()
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *COMMANDS})
@@ -37,6 +53,11 @@ class LazyGroup(click.Group):
         command = getattr(importlib.import_module(f"{__name__}.{module}"), name)
         assert isinstance(command, click.Command) and command.name == cmd_name, cmd_name
         return command
+
+
+def _interrupted() -> NoReturn:
+    click.echo("interrupted", err=True)
+    raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..diagnostics import RulesError
-from .common import guarded, load_rules
+from .common import echo, guarded, load_rules
 
 
 @click.command()
@@ -26,13 +26,13 @@ def check(files: tuple[str, ...], trials: int) -> None:
             rules = load_rules(path)
             rules.check_player_counts(trial_games=trials)
         except RulesError as err:
-            click.echo(err.render(), err=True)
+            echo(err.render(), err=True)
             failed += 1
             continue
         lo, hi = rules.player_range
         span = f"{lo}" if lo == hi else f"{lo}-{hi}"
         opts = f", options: {', '.join(rules.model.options)}" if rules.model.options else ""
-        click.echo(f"{path}: ok ({span} players, {rules.title}{opts})")
+        echo(f"{path}: ok ({span} players, {rules.title}{opts})")
     if failed:
-        click.echo(f"{failed} of {len(files)} file(s) have errors", err=True)
+        echo(f"{failed} of {len(files)} file(s) have errors", err=True)
         raise click.exceptions.Exit(1)

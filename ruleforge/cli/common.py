@@ -16,17 +16,18 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from .. import limits, scoresheet
+from ..__main__ import EXIT_INTERRUPTED
 from ..agents import AgentAbort
 from ..diagnostics import GameError, RulesError
 from ..engine import Game, player_name
+from ..inert import inert
 from ..rules import Rules, load
+from ..state_io import BIGGEST_VALUE, NUMBER_DIGITS
 
 if TYPE_CHECKING:  # rich is imported where it is used: `check` starts faster without it
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
-
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C
 
 
 class CommandFailed(Exception):
@@ -37,6 +38,15 @@ def fail(message: str) -> NoReturn:
     raise CommandFailed(message)
 
 
+def echo(message: Any = None, nl: bool = True, err: bool = False) -> None:
+    """`click.echo`, with every control character escaped (ruleforge/inert.py): what a command
+    prints may quote a stranger's file, and only newlines and tabs are its own layout."""
+    if message is None:
+        click.echo(nl=nl, err=err)
+    else:
+        click.echo(inert(str(message)), nl=nl, err=err)
+
+
 def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn every expected failure into `error: ...` on stderr and exit status 1 (130 for Ctrl-C)."""
 
@@ -45,13 +55,13 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return func(*args, **kwargs)
         except RulesError as err:
-            click.echo(err.render(), err=True)
+            echo(err.render(), err=True)
         except (GameError, CommandFailed, AgentAbort) as err:
-            click.echo(f"error: {err}", err=True)
+            echo(f"error: {err}", err=True)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
+            echo("interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
         except BrokenPipeError:  # the reader went away (`| head`): stop quietly
             try:
@@ -59,12 +69,12 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
             except (OSError, ValueError):
                 pass
         except OSError as err:  # a path the system refuses (a name too long, ...) where it was only looked at
-            click.echo(f"error: {os_problem(err)}", err=True)
+            echo(f"error: {os_problem(err)}", err=True)
         except Exception as err:  # a bug in ruleforge: still no traceback unless asked for
             if os.environ.get("RULEFORGE_DEBUG"):
                 raise
-            click.echo(f"error: internal error: {type(err).__name__}: {err} "
-                       f"(set RULEFORGE_DEBUG=1 to see the traceback)", err=True)
+            echo(f"error: internal error: {type(err).__name__}: {err} "
+                 f"(set RULEFORGE_DEBUG=1 to see the traceback)", err=True)
         raise click.exceptions.Exit(1)
 
     return wrapper
@@ -159,7 +169,26 @@ def _sync_folder(folder: Path) -> None:
 
 
 def write_json(path: str, data: Any, what: str) -> None:
+    """Write `data` as JSON; a number too long for a JSON file of ruleforge's (more than
+    NUMBER_DIGITS digits, which no state may load) fails with where it is, the file untouched."""
+    where = _too_long_number(data)
+    if where is not None:
+        fail(f"cannot write {what} '{path}': {where} holds a number of more than {NUMBER_DIGITS:,} digits, "
+             f"more than a saved file may hold")
     write_atomic(path, json.dumps(data, indent=1) + "\n", what)
+
+
+def _too_long_number(data: Any, where: str = "it") -> str | None:
+    """Where in `data` a number of more than NUMBER_DIGITS digits is (`'state' 'v' entry 0`), or None."""
+    if isinstance(data, int) and not isinstance(data, bool):
+        return where if abs(data) > BIGGEST_VALUE else None
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        inner = _too_long_number(value, f"'{key}'" if where == "it" and isinstance(key, str) else
+                                 f"{where} '{key}'" if isinstance(key, str) else f"{where} entry {key}")
+        if inner is not None:
+            return inner
+    return None
 
 
 # --- starting a game -------------------------------------------------------------------------
@@ -246,7 +275,7 @@ def check_environment() -> None:
     problems = limits.ENVIRONMENT_PROBLEMS
     if problems:
         for problem in problems:
-            click.echo(f"error: {problem}", err=True)
+            echo(f"error: {problem}", err=True)
         raise click.exceptions.Exit(2)
 
 
@@ -260,20 +289,21 @@ def decisions(game: Game) -> int:
 def out_console() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False)
+    return Console(highlight=False, markup=False, emoji=False)  # '[bold]' in a label is text
 
 
 def err_console() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, markup=False, emoji=False)
 
 
 def cell(value: Any, style: str = "") -> Text:
-    """A table cell as plain text, so that '[' in a label is never read as markup."""
+    """A table cell as plain text, so that '[' in a label is never read as markup, and a
+    control character in it is escaped (ruleforge/inert.py)."""
     from rich.text import Text
 
-    return Text(str(value), style=style)
+    return Text(inert(str(value)), style=style)
 
 
 def score_table(game: Game, explain: bool = True) -> Table:

@@ -15,6 +15,7 @@ from .common import (
     AGENTS_HELP,
     EXIT_INTERRUPTED,
     cell,
+    echo,
     fail,
     game_limits,
     guarded,
@@ -64,11 +65,11 @@ def print_comparison(comparison: dict[str, Any]) -> None:
 
     a, b = comparison["a"], comparison["b"]
     pairing = "paired by seed" if comparison["same_seeds"] else "not paired"
-    click.echo(f"A: {a['rules']}{options_text(a)}   B: {b['rules']}{options_text(b)}")
+    echo(f"A: {a['rules']}{options_text(a)}   B: {b['rules']}{options_text(b)}")
     last = a["seed"] + a["requested"] - 1
     agents = ",".join(s["agent"] for s in a["seats"])
-    click.echo(f"{a['games']} and {b['games']} games, {a['players']} players, seeds {a['seed']}..{last}, "
-               f"agents {agents}; means {pairing}")
+    echo(f"{a['games']} and {b['games']} games, {a['players']} players, seeds {a['seed']}..{last}, "
+         f"agents {agents}; means {pairing}")
     table = Table()
     for head in ("statistic", "A", "B", "B - A", "95% interval", "verdict"):
         table.add_column(head, justify="left" if head in ("statistic", "verdict") else "right", no_wrap=True)
@@ -78,14 +79,14 @@ def print_comparison(comparison: dict[str, Any]) -> None:
         table.add_row(cell(row["statistic"]), cell(shown(row["a"], kind)), cell(shown(row["b"], kind)),
                       cell(shown(row["difference"], kind, True)), cell(interval), cell(row["verdict"]))
     wide_console().print(table)
-    click.echo("rates in %, their differences in percentage points")
+    echo("rates in %, their differences in percentage points")
     for key, side in (("only_in_a", "A"), ("only_in_b", "B")):
         if comparison[key]:
-            click.echo(f"scoring items only in {side}: {', '.join(comparison[key])}")
+            echo(f"scoring items only in {side}: {', '.join(comparison[key])}")
     changed = sum(1 for row in comparison["differences"] if row["verdict"] == "changed")
     total = len(comparison["differences"])
-    click.echo(f"{changed} of {total} statistics changed (if nothing had changed, about {total * 0.05:.1f} "
-               "of them would read changed by chance alone)")
+    echo(f"{changed} of {total} statistics changed (if nothing had changed, about {total * 0.05:.1f} "
+         "of them would read changed by chance alone)")
 
 
 def wide_console() -> Any:
@@ -143,19 +144,19 @@ def compare(file_a: str, file_b: str | None, games: int, players: int | None, se
         with game_limits(max_decisions, max_skips):
             played = run_batch(batch, seed, games, jobs, label, ray)
         if not played.completed:
-            click.echo("interrupted", err=True)
+            echo("interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED)
         sides.append((summary_of(rules, batch, names, played, seed, games, jobs), played))
     (summary_a, played_a), (summary_b, played_b) = sides
     comparison = compare_batches(summary_a, summary_b, played_a.records, played_b.records)
     a, b = json.loads(json_text(summary_a)), json.loads(json_text(summary_b))
     if as_json:
-        click.echo(json.dumps({**comparison, "a": a, "b": b}, indent=2))
+        echo(json.dumps({**comparison, "a": a, "b": b}, indent=2))
     else:
         print_comparison(comparison)
     if report is not None:
         write_report(report, [a, b], {**comparison, "a": a, "b": b})
     failed = len(played_a.failed) + len(played_b.failed)
     if failed:
-        click.echo(f"error: {failed} of {2 * games} games failed", err=True)
+        echo(f"error: {failed} of {2 * games} games failed", err=True)
         raise click.exceptions.Exit(1)

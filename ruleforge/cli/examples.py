@@ -4,16 +4,16 @@ failing playthrough the first lines that differ."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from ..agents import agent_name
+from ..inert import inert_json
 from ..testing import Example, Outcome, examples_file
 from ..testing.playthroughs import PlaythroughOutcome, playthroughs_dir
 from ..testing.runner import TestResult, run_tests, select
-from .common import fail, guarded, load_rules
+from .common import echo, fail, guarded, load_rules
 
 MARK = {"pass": "PASS ", "fail": "FAIL ", "error": "ERROR"}
 
@@ -54,14 +54,14 @@ def test(file: str, examples_path: str | None, pattern: str | None, as_json: boo
              f"{playthroughs_dir(file)} (docs/testing.md shows how to write them)")
     own = Path(examples_path) if examples_path else examples_file(file)
     if as_json:
-        click.echo(json.dumps({"game": rules.title, "rules": file, **run.as_json()}, indent=2, ensure_ascii=False))
+        echo(inert_json({"game": rules.title, "rules": file, **run.as_json()}, indent=2, ensure_ascii=False))
     else:
-        click.echo(f"{rules.title}: {_what(examples, records, own, file)}")
+        echo(f"{rules.title}: {_what(examples, records, own, file)}")
         for result in run.results:
-            click.echo(_line(result.outcome, own) if result.kind == "example" else _record_line(result))
+            echo(_line(result.outcome, own) if result.kind == "example" else _record_line(result))
             for line in result.report():
-                click.echo(f"      {line}")
-        click.echo(_summary(run.counts()))
+                echo(f"      {line}")
+        echo(_summary(run.counts()))
     if not run.passed:
         raise click.exceptions.Exit(1)
 

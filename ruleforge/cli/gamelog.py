@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import attrs
-import click
 
 from ..agents import AGENT_NAMES
 from ..engine import Game, player_name
 from ..named_files import refusal
 from ..rules import Rules
-from .common import fail, load_rules, read_json, write_json
+from .common import echo, fail, load_rules, read_json, write_json
 
 LOG_FORMAT = "ruleforge-log/2"
 READABLE_FORMATS = ("ruleforge-log/1", LOG_FORMAT)
@@ -246,8 +245,8 @@ def other_game(record: GameRecord, rules: Rules, path: str) -> str:
 
 def warn_if_changed(record: GameRecord, rules: Rules, path: str) -> None:
     if record.rules_digest not in (None, rules.digest):
-        click.echo(f"warning: '{path}' has changed since the log was written "
-                   f"(digest {rules.digest}, log has {record.rules_digest})", err=True)
+        echo(f"warning: '{path}' has changed since the log was written "
+             f"(digest {rules.digest}, log has {record.rules_digest})", err=True)
 
 
 def find_rules(record: GameRecord, given: str | None = None) -> tuple[Rules, str]:

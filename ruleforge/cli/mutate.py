@@ -4,7 +4,6 @@ a rules file, run against its tests, and every survivor shown with its change an
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import time
 from collections.abc import Iterator
@@ -14,12 +13,13 @@ import click
 
 from .. import limits
 from ..diagnostics import GameError
+from ..inert import inert_json
 from ..mutation import OPERATORS, Report, Settings, default_test, explained, generate, results, sample, source_text
 from ..mutation.command import Workspace, baseline, command_results
 from ..mutation.runner import Result
 from ..playthrough import playthrough
 from ..rules import Rules
-from .common import EXIT_INTERRUPTED, err_console, fail, guarded, load_rules
+from .common import EXIT_INTERRUPTED, echo, err_console, fail, guarded, load_rules
 from .simulate import usable_jobs
 
 DEFAULT_TESTS = ("the examples, the recorded playthroughs (ruleforge test) and a trial game per player count "
@@ -96,7 +96,7 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
                     time.perf_counter() - started, jobs, named,
                     tuple(e for e in reasons if e not in named.values()),
                     planned=None if completed else len(picked))
-    click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False) if as_json else report.text())
+    echo(inert_json(report.as_json(), indent=2, ensure_ascii=False) if as_json else report.text())
     if not completed:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if fail_under is not None and report.score is not None and report.score < fail_under:
@@ -127,7 +127,7 @@ def _collect(running: Iterator[Result], total: int) -> tuple[tuple[Result, ...],
 
 
 def _usage_error(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     raise click.exceptions.Exit(2)
 
 

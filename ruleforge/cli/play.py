@@ -21,6 +21,7 @@ from ..rules import Rules
 from .common import (
     EXIT_INTERRUPTED,
     CommandFailed,
+    echo,
     fail,
     game_limits,
     game_options,
@@ -63,10 +64,10 @@ class Table:
 
 def _prompt(text: str) -> str:
     """Read one answer; end of input raises EOFError, which the human agent turns into an abort."""
-    click.echo(text, nl=False)
+    echo(text, nl=False)
     line = sys.stdin.readline()
     if not line:
-        click.echo()
+        echo()
         raise EOFError
     return line
 
@@ -173,16 +174,16 @@ class Session:
     def show_log(self) -> None:
         if not self.quiet:
             for line in self.game.log_lines(self.shown, viewer=self.viewer):
-                click.echo(line)
+                echo(line)
         self.shown = len(self.game.state.log)
 
     def show_recent(self, count: int = 10) -> None:
         """After a resume: where the game stands, the last few lines of its log."""
-        click.echo(f"resuming {self.table.resumed_from}: {len(self.writer.steps)} decisions replayed")
+        echo(f"resuming {self.table.resumed_from}: {len(self.writer.steps)} decisions replayed")
         if not self.quiet:
             recent = max(0, len(self.game.state.log) - 3 * count)  # entries; some print no line
             for line in self.game.log_lines(recent, viewer=self.viewer)[-count:]:
-                click.echo(line)
+                echo(line)
 
     def play_on(self) -> None:
         game, writer = self.game, self.writer
@@ -215,8 +216,8 @@ class Session:
             writer.save()
             code = 128 + stop.signum if isinstance(stop, Stopped) else EXIT_INTERRUPTED
             with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
-                click.echo(err=True)
-                click.echo(f"interrupted{saved_note(writer)}", err=True)
+                echo(err=True)
+                echo(f"interrupted{saved_note(writer)}", err=True)
             raise click.exceptions.Exit(code) from None
         except (AgentAbort, CommandFailed) as err:  # stopped at a decision: the state is whole
             writer.save()
@@ -224,6 +225,10 @@ class Session:
         except GameError as err:  # a rule failed half-way through a step: keep the steps, not the state
             writer.save()
             fail(f"{err}{saved_note(writer)}")
+        except Exception:  # a bug in ruleforge: the steps played are kept all the same
+            with contextlib.suppress(Exception):
+                writer.save()
+            raise
         writer.save()
 
 
@@ -254,10 +259,10 @@ def play(file: str | None, players: int | None, seed: int | None, agents: str | 
         table = resumed_table(resume_path, file, players, seed, agents, option, log_path)
     game = table.game
     if table.resumed_from is not None and game.is_over:
-        click.echo(f"the game in {table.resumed_from} is over: {table.rules.title}, "
-                   f"final scores after {len(table.steps)} decisions")
+        echo(f"the game in {table.resumed_from} is over: {table.rules.title}, "
+             f"final scores after {len(table.steps)} decisions")
         out_console().print(score_table(game))
-        click.echo(winner_line(game))
+        echo(winner_line(game))
         return
     check_play_outputs(table, save_path)
     header = log_header(table.rules, table.rules_path, table.log_path, game.players, game.seed,
@@ -266,6 +271,6 @@ def play(file: str | None, players: int | None, seed: int | None, agents: str | 
     session.run(max_decisions, max_skips)
     if save_path:
         write_json(save_path, game.to_json(), "state")
-    click.echo(f"{table.rules.title}: final scores after {len(table.steps)} decisions")
+    echo(f"{table.rules.title}: final scores after {len(table.steps)} decisions")
     out_console().print(score_table(game))
-    click.echo(winner_line(game))
+    echo(winner_line(game))

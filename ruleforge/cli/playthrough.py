@@ -12,6 +12,7 @@ from ..playthrough import Playthrough, PlaythroughError
 from ..playthrough import playthrough as record_game
 from ..testing.playthroughs import compare, playthroughs_dir, record_name
 from .common import (
+    echo,
     fail,
     game_limits,
     game_options,
@@ -27,9 +28,9 @@ from .common import (
 
 def _print(record: Playthrough, as_json: bool) -> None:
     if as_json:
-        click.echo(record.json_text(), nl=False)
+        echo(record.json_text(), nl=False)
     else:
-        click.echo(record.text(), nl=False)
+        echo(record.text(), nl=False)
 
 
 @click.command()
@@ -88,12 +89,12 @@ def _keep(played: Playthrough, path: Path, update: bool) -> None:
     except UnicodeDecodeError:
         fail(f"cannot read '{path}': it is not UTF-8 text")
     if old == text:
-        click.echo(f"unchanged: {path} ({count})")
+        echo(f"unchanged: {path} ({count})")
         return
     if old is not None:
         diff, where = compare(old, text)
         for line in diff:
-            click.echo(line)
+            echo(line)
         if not update:
             fail(f"{path} holds a different record (first difference at {where}): read the diff, then --update "
                  "to replace it")
@@ -106,4 +107,4 @@ def _keep(played: Playthrough, path: Path, update: bool) -> None:
         fail(f"cannot write '{path}': {err.strerror or err}")
     write_atomic(str(path), text, "playthrough")  # never half a record, even on Ctrl-C
     verb = "wrote" if old is None else "updated"
-    click.echo(f"{verb} {path} ({count}): read it before you trust it")
+    echo(f"{verb} {path} ({count}): read it before you trust it")

@@ -6,7 +6,7 @@ import shlex
 
 import click
 
-from .common import guarded
+from .common import echo, guarded
 from .gamelog import find_rules, read_log, replay_steps
 
 
@@ -28,11 +28,11 @@ def replay(log_file: str, rules_path: str | None, verbose: bool) -> None:
         nonlocal shown
         if verbose:
             for line in game.log_lines(shown):
-                click.echo(line)
+                echo(line)
         shown = len(game.state.log)
 
     replay_steps(game, record, before_step=show)
     show()
     note = "" if game.is_over else (f" (the log stops before the end of the game; continue it with: "
                                     f"ruleforge play --resume {shlex.quote(log_file)})")
-    click.echo(f"replayed {len(record.steps)} steps: identical{note}")
+    echo(f"replayed {len(record.steps)} steps: identical{note}")

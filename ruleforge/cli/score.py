@@ -13,7 +13,7 @@ from ..engine import STATE_FORMAT, Game, player_name
 from ..position import POSITION_FORMAT
 from ..rules import Rules
 from ..scoresheet import final_scorings, preview_rows, scoring_choices, show_choice
-from .common import cell, fail, guarded, load_rules, out_console, read_json, score_table, winner_line
+from .common import cell, echo, fail, guarded, load_rules, out_console, read_json, score_table, winner_line
 
 
 @click.command()
@@ -53,12 +53,12 @@ def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tu
         for s in game.scores():
             rows.append({"player": player_name(s["player"]), "total": s["total"],
                          "winner": s["player"] in winners, "breakdown": s["breakdown"]})
-        click.echo(json.dumps({"game": rules.title, "over": game.is_over, "scores": rows}, indent=2))
+        echo(json.dumps({"game": rules.title, "over": game.is_over, "scores": rows}, indent=2))
         return
     state = "final scores" if game.is_over else "scores so far (the game is not over)"
-    click.echo(f"{rules.title}: {state}")
+    echo(f"{rules.title}: {state}")
     out_console().print(score_table(game, explain=explain))
-    click.echo(winner_line(game))
+    echo(winner_line(game))
 
 
 def _in_file(path: str, read: Callable[[dict[str, Any]], Game], data: dict[str, Any]) -> Game:
@@ -104,7 +104,7 @@ def _show_preview(rules: Rules, game: Game, names: list[str], chosen: bool, expl
                         "breakdown": {k: v for k, v in row.items() if k != "total"}})
             if choices[p]:
                 out[-1]["choices"] = choices[p]
-        click.echo(json.dumps({"game": rules.title, "position": position, "scorings": names, "scores": out},
+        echo(json.dumps({"game": rules.title, "position": position, "scorings": names, "scores": out},
                               indent=2))
         return
     from rich.table import Table
@@ -127,14 +127,14 @@ def _show_preview(rules: Rules, game: Game, names: list[str], chosen: bool, expl
             table.add_row(cell(player_name(p)), cell(row["total"]), cell("highest" if p in leaders else ""))
     what = "a position" if position else "a saved state"
     when = "as of now; nothing is applied" if chosen else "as if the game ended now"
-    click.echo(f"{rules.title}: {what} scored by {', '.join(names)} ({when})")
+    echo(f"{rules.title}: {what} scored by {', '.join(names)} ({when})")
     out_console().print(table)
     if explain:
         for p, chosen_values in enumerate(choices):
             for var, value in chosen_values.items():
-                click.echo(f"{player_name(p)} {var}: {show_choice(value)}")
+                echo(f"{player_name(p)} {var}: {show_choice(value)}")
     who = ", ".join(player_name(p) for p in leaders)
-    click.echo(f"Highest total: {who} ({best} points)" if len(leaders) == 1
-               else f"Tied on total: {who} ({best} points; the tie-break is not applied to positions)")
+    echo(f"Highest total: {who} ({best} points)" if len(leaders) == 1
+         else f"Tied on total: {who} ({best} points; the tie-break is not applied to positions)")
 
 

@@ -23,6 +23,7 @@ from ..rules import Rules
 from .common import (
     EXIT_INTERRUPTED,
     cell,
+    echo,
     err_console,
     fail,
     game_limits,
@@ -143,7 +144,7 @@ def print_table(summary: dict[str, Any]) -> None:
         count += " (interrupted)"
     last = first + done + len(summary["failed"]) - 1  # the games played, finished or failed
     seeds = f", seeds {first}..{last}" if last >= first else ""
-    click.echo(f"{summary['game']}: {count}, {summary['players']} players{seeds}")
+    echo(f"{summary['game']}: {count}, {summary['players']} players{seeds}")
     out_console().print(table)
     if done:
         print_shape(summary)
@@ -151,31 +152,31 @@ def print_table(summary: dict[str, Any]) -> None:
         print_actions(summary)
     if summary["failed"]:
         seeds = ", ".join(str(f["seed"]) for f in summary["failed"])
-        click.echo(f"failed: {len(summary['failed'])} games (seeds {seeds})")
+        echo(f"failed: {len(summary['failed'])} games (seeds {seeds})")
     jobs = f", {summary['jobs']} processes" if summary["jobs"] > 1 else ""
-    click.echo(f"time: {summary['seconds']:.2f} s   ({summary['games_per_second']:.1f} games/s{jobs})")
+    echo(f"time: {summary['seconds']:.2f} s   ({summary['games_per_second']:.1f} games/s{jobs})")
 
 
 def print_shape(summary: dict[str, Any]) -> None:
     """Outcomes, margin, first player, length and branching, a line each."""
     done, ln, br = summary["games"], summary["length"], summary["branching"]
     out, margin, fp = summary["outcomes"], summary["margin"], summary["first_player"]
-    click.echo(f"outcomes: {out['decisive']:.1%} one winner, {out['ties']:.1%} tied for first")
+    echo(f"outcomes: {out['decisive']:.1%} one winner, {out['ties']:.1%} tied for first")
     if margin["mean"] is not None:
-        click.echo(f"margin of victory: mean {margin['mean']:.2f} (95% {span(margin['interval'], '.2f')}), "
-                   f"median {margin['quantiles']['median']:g}, max {margin['quantiles']['max']:g}")
+        echo(f"margin of victory: mean {margin['mean']:.2f} (95% {span(margin['interval'], '.2f')}), "
+             f"median {margin['quantiles']['median']:g}, max {margin['quantiles']['max']:g}")
     seats = [seat for seat, n in fp["seat counts"].items() if n]
     who = f"{seats[0]} in every game" if len(seats) == 1 else "seat varies"
     if fp["win_rate"] is not None:
-        click.echo(f"first player ({who}): wins {fp['win_rate']:.1%} (95% {span(fp['interval'], '.1%')}), "
-                   f"fair {fp['fair']:.1%}, advantage {fp['advantage'] * 100:+.1f} percentage points")
-    click.echo(f"games: {done}   decisions per game: mean {ln['mean']:.1f}, min {ln['min']}, max {ln['max']}")
+        echo(f"first player ({who}): wins {fp['win_rate']:.1%} (95% {span(fp['interval'], '.1%')}), "
+             f"fair {fp['fair']:.1%}, advantage {fp['advantage'] * 100:+.1f} percentage points")
+    echo(f"games: {done}   decisions per game: mean {ln['mean']:.1f}, min {ln['min']}, max {ln['max']}")
     turns = ln["turns"]
-    click.echo(f"turns per game: mean {turns['mean']:.1f}, min {turns['min']}, max {turns['max']}   "
-               f"legal actions per decision: mean {number(br['mean'], '.1f')}, max {br['max']}")
+    echo(f"turns per game: mean {turns['mean']:.1f}, min {turns['min']}, max {turns['max']}   "
+         f"legal actions per decision: mean {number(br['mean'], '.1f')}, max {br['max']}")
     for name, m in summary["measures"].items():
-        click.echo(f"{name} (measure): mean {number(m['mean'], '.2f')} (95% {span(m['interval'], '.2f')}), "
-                   f"min {m['min']}, median {m['quantiles']['median']:g}, max {m['max']}")
+        echo(f"{name} (measure): mean {number(m['mean'], '.2f')} (95% {span(m['interval'], '.2f')}), "
+             f"min {m['min']}, median {m['quantiles']['median']:g}, max {m['max']}")
 
 
 def print_items(summary: dict[str, Any]) -> None:
@@ -210,7 +211,7 @@ def print_actions(summary: dict[str, Any]) -> None:
                        ("items_always_zero", "scoring items always 0"),
                        ("triggers_never_fired", "triggers never fired")):
         if never.get(key):
-            click.echo(f"{words}: {', '.join(never[key])}")
+            echo(f"{words}: {', '.join(never[key])}")
 
 
 def spread_options(func: Any) -> Any:
@@ -230,8 +231,8 @@ def usable_jobs(jobs: int) -> int:
     cores = runner.cores()
     if jobs <= cores:
         return jobs
-    click.echo(f"note: --jobs {jobs:,} is more than the {cores} core(s) this process may use: "
-               f"using {cores} process(es)", err=True)
+    echo(f"note: --jobs {jobs:,} is more than the {cores} core(s) this process may use: "
+         f"using {cores} process(es)", err=True)
     return cores
 
 
@@ -255,7 +256,7 @@ def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[st
     from ..balance.report import render_report
 
     write_atomic(path, render_report(summaries, comparison, skill), "report")
-    click.echo(f"report: {path}", err=True)
+    echo(f"report: {path}", err=True)
 
 
 @click.command()
@@ -300,18 +301,18 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
         summary["skill"] = trace
     if records_path is not None:
         write_records(records_path, played.records)
-    if report is not None:
-        write_report(report, [json.loads(json_text(summary))], skill=trace)
     if as_json:
-        click.echo(json_text(summary))
+        echo(json_text(summary))
     else:
         print_table(summary)
         if trace is not None:
             print_skill(trace)
+    if report is not None:  # after the summary: a report that fails loses nothing printed
+        write_report(report, [json.loads(json_text(summary))], skill=trace)
     if not played.completed:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if played.failed:
-        click.echo(f"error: {len(played.failed)} of {games} games failed", err=True)
+        echo(f"error: {len(played.failed)} of {games} games failed", err=True)
         raise click.exceptions.Exit(1)
 
 
@@ -345,8 +346,8 @@ def skill_of(rules: Rules, batch: runner.Batch, budgets: list[int], games: int, 
 
 def print_skill(trace: dict[str, Any]) -> None:
     for m in trace["matches"]:
-        click.echo(f"skill: {m['agent']} wins {m['rate']:.1%} (95% {m['low']:.1%} to {m['high']:.1%}) against "
-                   f"{m['opponent']} over {m['games']} games (fair {m['fair']:.1%})")
+        echo(f"skill: {m['agent']} wins {m['rate']:.1%} (95% {m['low']:.1%} to {m['high']:.1%}) against "
+             f"{m['opponent']} over {m['games']} games (fair {m['fair']:.1%})")
 
 
 def json_text(summary: dict[str, Any]) -> str:

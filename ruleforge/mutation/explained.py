@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from .. import lexical
 from ..diagnostics import GameError
 from .mutants import Mutant
 
@@ -110,7 +111,7 @@ def explain(mutants: list[Mutant], original: str, explanations: list[Explanation
     """Which mutant each explanation names, by mutant index: among the mutants it matches (the
     same change can be made at two places of one line), a survivor first (the indices in
     `survived`), then the one nearest its line."""
-    lines = original.splitlines()
+    lines = lexical.lines(original)  # numbered as the parser numbers them, as mutants are
     out: dict[int, Explanation] = {}
     for e in explanations:
         matching = [m for m in mutants if e.matches(m, lines) and m.index not in out]

@@ -37,7 +37,9 @@ class Mutant:
 
     def diff(self, original: str) -> str:
         """The change as a unified diff with one line of context."""
-        lines = difflib.unified_diff(original.splitlines(keepends=True), self.apply(original).splitlines(keepends=True),
+        # lines as the parser counts them (a form feed ends none), so the diff's line numbers are the mutant's
+        lines = difflib.unified_diff(lexical.lines(original, keepends=True),
+                                     lexical.lines(self.apply(original), keepends=True),
                                      fromfile=self.file, tofile=f"{self.file} (mutant {self.index})", n=1)
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import attrs
 
+from .. import lexical
 from .explained import Explanation, path_for
 from .runner import Result, Settings
 
@@ -80,7 +81,7 @@ class Report:
         for r in self.unexplained:
             m = r.mutant
             lines.append(f"{m.where}  {m.operator}  {m.what}" + (f"  {r.hint}" if r.hint else ""))
-            lines += ["    " + line for line in m.diff(s.original).splitlines()]
+            lines += ["    " + line for line in lexical.lines(m.diff(s.original))]  # a form feed ends no line
         reasoned = [r for r in self.survivors if r.mutant.index in self.explained]
         if reasoned:
             lines += ["", f"survivors with a written reason ({path_for(s.path)}):"]

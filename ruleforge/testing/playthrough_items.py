@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from ..diagnostics import RulesError
+from ..inert import inert
 from .playthroughs import PlaythroughOutcome, rules_file_of_record, run_playthrough
 
 
@@ -53,9 +54,9 @@ class RecordItem(pytest.Item):
             outcome = excinfo.value.outcome
             where = f"{self.path.parent.name}/{self.path.name}"
             head = f"playthrough {outcome.name} ({where}) against {self.rules_path.name}:"
-            return "\n".join([head, *outcome.report()])
+            return inert("\n".join([head, *outcome.report()]))  # from files: shown inert
         if isinstance(excinfo.value, Unplayable):
-            return str(excinfo.value)
+            return inert(str(excinfo.value))
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

@@ -29,6 +29,7 @@ from ..diagnostics import GameError, RulesError
 from ..engine import Game
 from ..limits import LIMITS
 from ..named_files import refusal
+from ..inert import inert
 from ..rules import Rules
 from ..scoresheet import Breakdown, read_json
 from .checks import Outcome, example_game, run_example
@@ -131,7 +132,7 @@ class ExamplesFile(pytest.File):
             yield ProblemItem.from_parent(self, name="examples", problem=_plain_problem(err) or str(err))
             return
         for example in examples:
-            yield ExampleItem.from_parent(self, name=example.name, example=example)
+            yield ExampleItem.from_parent(self, name=inert(example.name), example=example)  # a name shown raw by pytest
 
 
 def _plain_problem(err: BaseException) -> str | None:
@@ -159,7 +160,7 @@ class ProblemItem(pytest.Item):
         raise Problem(self.problem)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        return self.problem if isinstance(excinfo.value, Problem) else super().repr_failure(excinfo)
+        return inert(self.problem) if isinstance(excinfo.value, Problem) else super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, "examples"
@@ -189,12 +190,12 @@ class ExampleItem(pytest.Item):
             ex = excinfo.value.outcome.example
             assert isinstance(self.parent, ExamplesFile)
             head = [f"{ex.name} ({ex.source}; {ex.origin.name} #{ex.index}) against {self.parent.rules_path.name}:"]
-            return "\n".join(head + excinfo.value.outcome.report())
+            return inert("\n".join(head + excinfo.value.outcome.report()))  # from files: shown inert
         problem = _plain_problem(excinfo.value)
-        return problem if problem is not None else super().repr_failure(excinfo)
+        return inert(problem) if problem is not None else super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"example: {self.example.name}"
+        return self.path, None, f"example: {inert(self.example.name)}"
 
 
 # --- fixtures --------------------------------------------------------------------------------
