@@ -27,9 +27,9 @@ import pytest
 
 from ..diagnostics import GameError, RulesError
 from ..engine import Game
+from ..inert import inert
 from ..limits import LIMITS
 from ..named_files import refusal
-from ..inert import inert
 from ..rules import Rules
 from ..scoresheet import Breakdown, read_json
 from .checks import Outcome, example_game, run_example
