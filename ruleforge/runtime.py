@@ -46,17 +46,18 @@ def rounds(values: range, limit: str) -> range:
 
 
 class TooLarge(Exception):
-    """A rule made a value larger than a limit allows; `args` are (what, its size, the limit's name)."""
+    """A rule made a value larger than a limit allows; `args` are (what, its size, the unit, the
+    limit's name)."""
 
     def __str__(self) -> str:
-        what, size, limit = self.args
-        return f"this makes {what} of {size:,} ({describe(limit)})"
+        what, size, unit, limit = self.args
+        return f"this makes {what} of {size:,} {unit} ({describe(limit)})"
 
 
 def span(low: int, high: int) -> range:
     """The range `low..high` of an expression whose ends are known only while playing."""
     if high - low + 1 > LIMITS.range_values:
-        raise TooLarge("a range", high - low + 1, "range_values")
+        raise TooLarge("a range", high - low + 1, "values", "range_values")
     return range(low, high + 1)
 
 
@@ -64,21 +65,21 @@ def times(a: int, b: int) -> int:
     """`a * b`, refused before it is worked out when the product would pass the digits allowed
     (a number squared at each turn doubles its digits each time)."""
     if (a.bit_length() + b.bit_length()) * 0.30103 > LIMITS.integer_digits + 1:
-        raise TooLarge("a number", int((a.bit_length() + b.bit_length()) * 0.30103), "integer_digits")
+        raise TooLarge("a number", int((a.bit_length() + b.bit_length()) * 0.30103), "digits", "integer_digits")
     return a * b
 
 
 def joined(a: list, b: list) -> list:
     """`a + b` of two lists (a new list), within the items allowed."""
     if len(a) + len(b) > LIMITS.list_items:
-        raise TooLarge("a list", len(a) + len(b), "list_items")
+        raise TooLarge("a list", len(a) + len(b), "items", "list_items")
     return a + b
 
 
 def bounded_text(text: str) -> str:
     """A text made from other texts, within the characters allowed."""
     if len(text) > LIMITS.text_length:
-        raise TooLarge("a text", len(text), "text_length")
+        raise TooLarge("a text", len(text), "characters", "text_length")
     return text
 
 

@@ -26,7 +26,15 @@ class LayoutCompiler:
         self.zone_base: dict[str, int] = {}
         self.grid_size: dict[str, tuple[int, int]] = {}
         self.vis_conds: list[ast.Expr] = []
+        # options first: a zone's size may be one (`zone g: grid, size n by n`)
+        self.option_names = list(m.options)
+        self.option_index = {o: i for i, o in enumerate(self.option_names)}
         self._setup_state = _SetupState([])
+        values = []
+        for name, decl in m.options.items():
+            values.append(self.options[name] if name in self.options else self.eval_const(decl.default))
+        self.option_values = values
+        self._setup_state = _SetupState(values)
         for z in m.zones.values():
             self.zone_base[z.name] = len(self.zones)
             owners = range(n) if z.per_player else [None]
@@ -77,14 +85,6 @@ class LayoutCompiler:
             points = [item for item in s.items if isinstance(item, ast.ScoreItem)]
             self.scoring_index[s.name] = (len(self.items), len(points))
             self.items.extend((s.name, item.label) for item in points)
-        self.option_names = list(m.options)
-        self.option_index = {o: i for i, o in enumerate(self.option_names)}
-        self._setup_state = _SetupState([])
-        values = []
-        for name, decl in m.options.items():
-            values.append(self.options[name] if name in self.options else self.eval_const(decl.default))
-        self.option_values = values
-        self._setup_state = _SetupState(values)
 
     # --- sizes, checked before anything is allocated -------------------------------------
     def refuse(self, problem: Diagnostic | None) -> None:
