@@ -174,7 +174,7 @@ class ActionCompiler:
         for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require)):
             self.where = r.pos
             conds += [(cond, r.pos) for cond in conjuncts(self.cx_test(r, env))]
-        domains = [self.cx_iter(q.domain, env) for q in params]
+        domains = [self.loop_source(q.domain, env) for q in params]
         fixed = [c for c in conds if stateless(c[0]) and uses(c[0], variables)]
         if params and all(stateless(d) for d in domains):
             return lines + self.precomputed_legal(aid, variables, domains, fixed,
@@ -196,7 +196,7 @@ class ActionCompiler:
                 placed.setdefault(at, []).insert(0, _unset(name))
             guard = t.if_(t.not_(rest), [t.continue_() if depth else leave()])
             placed.setdefault(depth, []).append(t.at(guard, pos))
-        domains = [self.cx_iter(q.domain, env) for q in params]
+        domains = [self.loop_source(q.domain, env) for q in params]
         suffix = self.invariant_suffix(params, domains, variables, placed)
         if suffix:
             # the last parameters, tested by nothing and listed from none of the ones before

@@ -54,6 +54,13 @@ class ExpressionCompiler:
             return t.call("grid_items", "Z", code, rows * cols)
         return code
 
+    def loop_source(self, e: ast.Expr, env: Env) -> t.Code:
+        """What a loop or an action's parameter goes through: a range `a..b` there is bounded by
+        its own limit (the rounds of a loop, the choices of a decision), checked by the caller."""
+        if isinstance(e, ast.Range):
+            return t.call("range", self.cx(e.low, env), t.binop(self.cx(e.high, env), "+", t.const(1)))
+        return self.cx_iter(e, env)
+
     def grid_of(self, e: ast.Expr) -> tuple[int, int]:
         kind = self.ck.types.get(e)
         return self.grid_size[kind.name] if kind is not None and kind.kind == "grid" else (1, 1)
@@ -62,8 +69,9 @@ class ExpressionCompiler:
         pieces = [t.const(part) if isinstance(part, str) else self.show(self.ck.types.get(part), self.cx(part, env))
                   for part in s.parts]
         text = t.add(*pieces) if pieces else t.const("")
-        if any(getattr(self.ck.types.get(part), "kind", "") == "text" for part in s.parts if not isinstance(part, str)):
-            return t.call(t.attr("rt", "bounded_text"), text)  # a text made of texts may double each time
+        if any(getattr(self.ck.types.get(part), "kind", "") == "text" for part in s.parts if not isinstance(part, str)) \
+                and may_grow(text):
+            return t.call(t.attr("rt", "bounded_text"), text)  # a text kept in a variable may double each turn
         return text
 
     def template(self, s: ast.StrLit, env: Env) -> tuple[list, list[t.Code]]:
@@ -159,11 +167,36 @@ class ExpressionCompiler:
         low, high = self.cx(e.low, env), self.cx(e.high, env)
         first, last = fold_int(low), fold_int(high)
         if first is None or last is None:
+            least, most = self.bound(low, lowest=True), self.bound(high, lowest=False)
+            if least is not None and most is not None and most - least + 1 <= LIMITS.range_values:
+                # ends worked out while playing but surely close (a window on a grid): no check
+                return t.call("range", low, t.binop(high, "+", t.const(1)))
             return t.call(t.attr("rt", "span"), low, high)
         if last - first + 1 > LIMITS.range_values:
             raise RulesError([Diagnostic(e.pos, f"this range has {last - first + 1:,} values, too many to go "
                                          f"through ({describe('range_values')})")], self.ck.sources)
         return t.call("range", low, t.binop(high, "+", t.const(1)))
+
+    def bound(self, node: t.Code, lowest: bool) -> int | None:
+        """A number the code's value is surely at least (`lowest`) or at most, when one is known:
+        a literal, a grid position (`ROW[c]`), `max` or `min` of a list holding one, sums of those."""
+        value = fold_int(node)
+        if value is not None:
+            return value
+        if isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and node.value.id in ("ROW", "COL"):
+            sizes = [z.row if node.value.id == "ROW" else z.column for z in self.zones if z.row is not None]
+            return (1 if lowest else max(sizes)) if sizes else None
+        if isinstance(node, py.BinOp) and isinstance(node.op, (py.Add, py.Sub)):
+            left = self.bound(node.left, lowest)
+            right = self.bound(node.right, lowest if isinstance(node.op, py.Add) else not lowest)
+            if left is None or right is None:
+                return None
+            return left + right if isinstance(node.op, py.Add) else left - right
+        if (t.calls(node, "max") and lowest or t.calls(node, "min") and not lowest) and node.args:
+            items = node.args[0].elts if len(node.args) == 1 and isinstance(node.args[0], py.List) else node.args
+            known = [b for b in (self.bound(x, lowest) for x in items) if b is not None]
+            return (max(known) if lowest else min(known)) if known else None
+        return None
 
     def cx_table(self, e: ast.Table, env: Env) -> t.Code:
         subject = self.cx(e.subject, env)
@@ -236,7 +269,9 @@ class ExpressionCompiler:
     def cx_binop(self, e: ast.BinOp, env: Env) -> t.Code:
         if self.ck.res.get(e, ("",))[0] == "join":
             left, right = (as_list(self.cx_iter(x, env)) for x in (e.left, e.right))
-            return t.call(t.attr("rt", "joined"), left, right)  # a new list: neither side is changed
+            if unbounded_list(left) or unbounded_list(right):  # a list kept in a variable may double each turn
+                return t.call(t.attr("rt", "joined"), left, right)
+            return t.binop(left, "+", right)  # a new list: neither side is changed
         left, right = self.cx(e.left, env), self.cx(e.right, env)
         if e.op != "*":
             return t.binop(left, e.op, right)
@@ -599,10 +634,51 @@ class _Unroll(py.NodeTransformer):
         return node
 
 
+def may_grow(node: t.Code) -> bool:
+    """Whether code reads what the rules keep and may make larger at each turn (a variable, a
+    property, a persistent local or a def that may read them), rather than only the fixed parts
+    of the game (zones hold at most every component, literals are as written)."""
+    for n in py.walk(node):
+        if isinstance(n, py.Subscript) and isinstance(n.value, py.Name) and n.value.id in ("V", "P", "L"):
+            return True
+        if isinstance(n, py.Name) and n.id.startswith(("v_", "b_")):
+            return True
+        if isinstance(n, py.Call) and isinstance(n.func, py.Name) and n.func.id.startswith("d_"):
+            return True
+    return False
+
+
+BOUNDED_SOURCES = {"grid_items", "range", "reversed", "list"}
+
+
+def unbounded_list(node: t.Code) -> bool:
+    """Whether code for a list may be longer than the game's fixed parts allow: a list kept in a
+    variable or a property (joined with itself each turn it doubles), or one a def gives. A list
+    of a zone's contents, a grid's, the players, a range or a generator over those is bounded."""
+    if isinstance(node, (py.ListComp, py.GeneratorExp, py.SetComp)):
+        return any(unbounded_list(g.iter) for g in node.generators)
+    if isinstance(node, py.Subscript) and isinstance(node.value, py.Name):
+        return node.value.id not in ("Z", "ADJ", "ROT")
+    if isinstance(node, py.Name):
+        return node.id != "PLAYERS"
+    if isinstance(node, py.List):
+        return False
+    if isinstance(node, py.IfExp):
+        return unbounded_list(node.body) or unbounded_list(node.orelse)
+    if isinstance(node, py.Call) and isinstance(node.func, py.Attribute) and node.func.attr in ("joined", "span"):
+        return False  # checked where it is made
+    if isinstance(node, py.Call) and isinstance(node.func, py.Name) and node.func.id in BOUNDED_SOURCES:
+        return node.func.id == "list" and any(unbounded_list(a) for a in node.args) \
+            or node.func.id == "reversed" and any(unbounded_list(a) for a in node.args)
+    return True
+
+
 def product(left: t.Code, right: t.Code) -> t.Code:
-    """`left * right`; a product of two unknowns is checked for size (a number squared each
-    turn doubles its digits each time), a multiple of a number known now is not."""
-    if t.int_value(left) is not None or t.int_value(right) is not None:
+    """`left * right`; a product of two numbers the rules keep is checked for size (a number
+    squared each turn doubles its digits each time), a multiple of a literal, a count or any
+    number worked out afresh from the game's fixed parts is not (it grows slowly, if at all)."""
+    if t.int_value(left) is not None or t.int_value(right) is not None or not may_grow(left) \
+            or not may_grow(right):
         return t.binop(left, "*", right)
     return t.call(t.attr("rt", "times"), left, right)
 

@@ -227,7 +227,7 @@ class StatementCompiler:
         elif isinstance(s, ast.For):
             inner = env.child()
             var = self.local(s.var, inner, False)
-            source = self.cx_iter(s.source, env)
+            source = self.loop_source(s.source, env)
             src_type = self.ck.types.get(s.source)
             if src_type is not None and src_type.kind in ("zone", "any"):
                 source = t.call("list", source)  # the body may move components out of the zone
@@ -494,7 +494,7 @@ class StatementCompiler:
         inner = env.child()
         if isinstance(s, ast.For):
             items, idx = self.slot(list_of(ANY)), self.slot(INT)
-            source = self.cx_iter(s.source, env)
+            source = self.loop_source(s.source, env)
             if isinstance(s.source, ast.Range):  # a round a decision: more than a game has, refused
                 source = self.bounded_rounds(source, s.pos, "decisions_per_game")
             e(t.assign(t.clone(items), t.call("list", source)), s.pos)
