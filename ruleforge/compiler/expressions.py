@@ -69,8 +69,9 @@ class ExpressionCompiler:
         pieces = [t.const(part) if isinstance(part, str) else self.show(self.ck.types.get(part), self.cx(part, env))
                   for part in s.parts]
         text = t.add(*pieces) if pieces else t.const("")
-        if any(getattr(self.ck.types.get(part), "kind", "") == "text" for part in s.parts if not isinstance(part, str)) \
-                and may_grow(text):
+        texts = [part for part in s.parts if not isinstance(part, str)
+                 and getattr(self.ck.types.get(part), "kind", "") == "text"]
+        if texts and may_grow(text):
             return t.call(t.attr("rt", "bounded_text"), text)  # a text kept in a variable may double each turn
         return text
 
