@@ -42,8 +42,9 @@ def test_hostile_texts_and_names_are_shown_back_exactly(text: str, name: str) ->
         finally:
             os.chdir(before)
         assert rules.title == text
-        assert game.log_lines()[:3] == [f"P1: {text} take {text} 3", f"P2: {text} take {text} 3",
-                                        f"{text} {text} 3"]
+        assert game.log_lines()[:9] == [f"P1: {text} take {text} 3", f"P1: {text} keep", f"{text} kept",
+                                        f"{text} {text} 3", f"P2: {text} take {text} 3", f"P2: {text} keep",
+                                        f"{text} kept", f"{text} {text} 3", f"{text} {text} 3"]
         items = game.preview_scoring("coins")[1]
         assert (items[text], items[f"{text} unrolled"], items[f"{text} def"]) == (3, 3, 4)
         assert game.measures() == {f"{name}_m": 3, f"{name}_r": 1}

@@ -47,6 +47,12 @@ flow {
 
 action take(@N@_c in pool) "@T@ take {@N@_c}" {
   move @N@_c to purse(me)
+  choose: keep
+  log "@T@ {@N@_c}"
+}
+
+action keep() "@T@ keep" {
+  log "@T@ kept"
 }
 
 def @N@_m2 = count(k for k in 1..3 if @N@ == "@T@")
