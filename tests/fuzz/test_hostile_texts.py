@@ -1,6 +1,7 @@
 """Fuzzing the texts and names of a rules file: whatever a stranger writes in a title, a label,
 a log line, a score item, an invariant's message or a compared text, and whatever they name
-their variables, actions, defs and measures, the game shows the texts back exactly, runs the
+their variables, enums, attributes, properties, phases, defs and measures, the game shows the
+texts back exactly, runs the
 rules as written and makes no file (tests/security/hostile.py has the template and strategies).
 
 The long run: `RULEFORGE_FUZZ_EXAMPLES=1000 python -m pytest tests/fuzz/test_hostile_texts.py`.
@@ -42,9 +43,9 @@ def test_hostile_texts_and_names_are_shown_back_exactly(text: str, name: str) ->
         finally:
             os.chdir(before)
         assert rules.title == text
-        assert game.log_lines()[:9] == [f"P1: {text} take {text} 3", f"P1: {text} keep", f"{text} kept",
+        assert game.log_lines()[:10] == [f"P1: {text} take {text} 3", f"P1: {text} keep", f"{text} kept",
                                         f"{text} {text} 3", f"P2: {text} take {text} 3", f"P2: {text} keep",
-                                        f"{text} kept", f"{text} {text} 3", f"{text} {text} 3"]
+                                        f"{text} kept", f"{text} {text} 3", f"{text} {text} 3", f"{text} 7"]
         items = game.preview_scoring("coins")[1]
         assert (items[text], items[f"{text} unrolled"], items[f"{text} def"]) == (3, 3, 4)
         assert game.measures() == {f"{name}_m": 3, f"{name}_r": 1}

@@ -24,8 +24,12 @@ HOSTILE_NAMES = st.sampled_from(["st", "Z", "V", "L", "P", "W", "B", "rt", "out"
 TEMPLATE = '''game "@T@"
 players 2
 
+enum @N@_e { @N@_one, @N@_two }
+
 kind Coin {
   value: int
+  @N@_a: @N@_e = @N@_two
+  var @N@_p: text = "@T@"
   label "@T@ {value}"
 }
 
@@ -42,6 +46,7 @@ var @N@: text = "@T@"
 flow {
   for p in players { turn p: take }
   log "@T@ {@N@} {@N@_m2}"
+  @N@_phase
   score coins into score
 }
 
@@ -57,6 +62,12 @@ action keep() "@T@ keep" {
 
 def @N@_m2 = count(k for k in 1..3 if @N@ == "@T@")
 def @N@_def(q: player) = count(k for k in 1..3 if "@T@" == @N@) + count(purse(q))
+
+def @N@_n = count(c for c in pool if c.@N@_a == @N@_two and c.@N@_p == "@T@")
+
+phase @N@_phase {
+  log "@T@ {@N@_n}"
+}
 
 scoring coins for p {
   "@T@": sum(c.value for c in purse(p))

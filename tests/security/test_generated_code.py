@@ -52,6 +52,7 @@ def test_a_text_is_kept_exactly_and_runs_nothing(tmp_path: Path, monkeypatch: py
     assert game.log_lines()[:9] == [f"P1: {text} take {text} 1", f"P1: {text} keep", f"{text} kept",
                                     f"{text} {text} 1", f"P2: {text} take {text} 1", f"P2: {text} keep",
                                     f"{text} kept", f"{text} {text} 1", f"{text} {text} 3"]
+    assert game.log_lines()[9] == f"{text} 7"  # the phase's count: enum and property compared as written
     assert game.measures() == {"note_m": 3, "note_r": 1}  # the texts compared equal: none was rewritten
     items = game.preview_scoring("coins")[0]
     assert items[text] == 1 and items[f"{text} unrolled"] == 3 and items[f"{text} def"] == 4
