@@ -1,8 +1,8 @@
 """Fuzzing the texts and names of a rules file: whatever a stranger writes in a title, a label,
 a log line, a score item, an invariant's message or a compared text, and whatever they name
 their variables, enums, attributes, properties, phases, defs and measures, the game shows the
-texts back exactly, runs the
-rules as written and makes no file (tests/security/hostile.py has the template and strategies).
+texts back exactly, runs the rules as written and makes no file (tests/security/hostile.py has
+the template and the strategies).
 
 The long run: `RULEFORGE_FUZZ_EXAMPLES=1000 python -m pytest tests/fuzz/test_hostile_texts.py`.
 """
