@@ -179,3 +179,29 @@ def test_a_table_without_an_entry_stops_the_game_at_its_rule(tmp_path: Path) -> 
         while not game.is_over:
             game.apply(game.legal_actions()[0])
     assert f"bounds.rules:{BODY_LINE}:" in str(err.value) and "has no entry for 4" in str(err.value)
+
+
+def test_an_examples_value_expression_runs_no_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An example's `values` are expressions of the rules language, compiled as the rules are:
+    `ruleforge test` (and the pytest plugin) evaluate them, so a hostile one is a test like any."""
+    import json
+
+    from click.testing import CliRunner
+
+    from ruleforge.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "spots.rules").write_text((ROOT / "tests" / "synthetic" / "spots.rules").read_text())
+    payload = "x\\' + str(__import__('os').system('touch PWNED')) + '\\"
+    side = f'(if "{payload}" == "a" then 1 else 2)'
+    examples = {"format": "ruleforge-examples/1", "examples": [{
+        "name": "hostile", "source": "ours",
+        "position": {"format": "ruleforge-position/1", "players": 2,
+                     "zones": {"home(P1)": ["worker", "worker"], "court": ["worker"]}},
+        "values": {f"count(k for k in {side}..{side} if k == 2)": 1, f'"{payload}"': payload},
+    }]}
+    (tmp_path / "spots.examples.json").write_text(json.dumps(examples))
+    result = CliRunner().invoke(main, ["test", "spots.rules"])
+    assert result.exit_code == 0, result.output
+    assert "PASS  hostile" in result.output
+    assert sorted(os.listdir(tmp_path)) == ["spots.examples.json", "spots.rules"]
