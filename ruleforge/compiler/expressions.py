@@ -280,7 +280,7 @@ class ExpressionCompiler:
                 and not t.draws(right) and not self.in_iterable and t.depth(left) <= 100:
             # a count times something costly: when the count is 0, skip the rest
             m = f"_m{next(self.fresh)}"
-            return t.ifexp(t.not_(t.named(m, left)), t.const(0), product(t.name(m), right))
+            return t.ifexp(t.not_(t.named(m, left)), t.const(0), product(t.name(m), right, grows=may_grow(left)))
         return product(left, right)
 
     def listed_count_vs_zero(self, e: ast.Compare, env: Env) -> tuple[ast.GenCall, bool, Env] | None:
@@ -674,12 +674,13 @@ def unbounded_list(node: t.Code) -> bool:
     return True
 
 
-def product(left: t.Code, right: t.Code) -> t.Code:
+def product(left: t.Code, right: t.Code, grows: bool | None = None) -> t.Code:
     """`left * right`; a product of two numbers the rules keep is checked for size (a number
     squared each turn doubles its digits each time), a multiple of a literal, a count or any
-    number worked out afresh from the game's fixed parts is not (it grows slowly, if at all)."""
-    if t.int_value(left) is not None or t.int_value(right) is not None or not may_grow(left) \
-            or not may_grow(right):
+    number worked out afresh from the game's fixed parts is not (it grows slowly, if at all).
+    `grows` says whether the left side may grow, when its code is a name standing for it."""
+    left_grows = may_grow(left) if grows is None else grows
+    if t.int_value(left) is not None or t.int_value(right) is not None or not left_grows or not may_grow(right):
         return t.binop(left, "*", right)
     return t.call(t.attr("rt", "times"), left, right)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import ruleforge
+from ruleforge import limits
 from ruleforge.compiler import invariants
 from ruleforge.compiler.sandbox import BUILTINS, unexpected_names
 from ruleforge.diagnostics import GameError, RulesError
@@ -107,7 +108,7 @@ var words: text = "ab"
 var items: list of int = [1]
 @DECL@
 flow {
-  repeat 40 {
+  repeat 12 {
     for p in players { turn p: take }
     @BODY@
   }
@@ -131,14 +132,17 @@ def bounded(tmp_path: Path, body: str = "", decl: str = "") -> ruleforge.Rules:
     ("n *= n", "integer_digits"),
     ("items = items + items", "list_items"),
     ('words = "{words}{words}"', "text_length"),
-    ("n = count(k for k in 1..(n * 1000000))", "range_values"),
+    ("n = count(k for k in 1..(n * 1000))", "range_values"),
 ], ids=["square", "square-assign", "list", "text", "range"])
 def test_a_value_growing_past_its_limit_stops_the_game_at_its_rule(tmp_path: Path, body: str, limit: str) -> None:
+    # low limits, and 12 rounds: should a bound ever be lost, the game ends (and the test fails)
+    # long before the value fills the machine's memory
     rules = bounded(tmp_path, body)
-    game = rules.new_game(2, seed=0)
-    with pytest.raises(GameError) as err:
-        while not game.is_over:
-            game.apply(game.legal_actions()[0])
+    with limits.raised(integer_digits=100, list_items=1000, text_length=1000, range_values=1000):
+        game = rules.new_game(2, seed=0)
+        with pytest.raises(GameError) as err:
+            while not game.is_over:
+                game.apply(game.legal_actions()[0])
     assert f"bounds.rules:{BODY_LINE}:" in str(err.value) and f"limit {limit} = " in str(err.value)
 
 
