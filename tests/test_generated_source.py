@@ -21,8 +21,8 @@ DIGESTS = {
     ("hagakure", 3): "365ad3b4e2cb06f1",
     ("hagakure", 4): "8a64a0f8190eeda6",
     ("hagakure", 5): "931a6899a17291a6",
-    ("naishi", 2): "787741f548d9501b",
-    ("naishi_legends", 2): "4822bc8df7b2d949",
+    ("naishi", 2): "d8c740ada0cdb1a5",
+    ("naishi_legends", 2): "6e9804d316c9754a",
 }
 
 
