@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from .. import limits
+from ..agents import agent_name
 from ..diagnostics import GameError
 from ..inert import inert_json
 from ..mutation import OPERATORS, Report, Settings, default_test, explained, generate, results, sample, source_text
@@ -51,10 +52,13 @@ DEFAULT_TESTS = ("the examples, the recorded playthroughs (ruleforge test) and a
 @click.option("--fail-on-unexplained", is_flag=True,
               help="Exit status 1 when a survivor has no written reason in FILE's .mutants.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
+@click.option("--agents", "agents", metavar="NAME,...",
+              help="Agents of your own (module:Class, file.py:Class) that the recorded playthroughs may name, "
+                   "as for ruleforge test.")
 @guarded
 def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: float | None,
            max_decisions: int | None, hint_seeds: int, operators: str | None, test_command: str | None,
-           fail_under: float | None, fail_on_unexplained: bool, as_json: bool) -> None:
+           fail_under: float | None, fail_on_unexplained: bool, as_json: bool, agents: str | None) -> None:
     """Mutation testing: change the rules one point at a time and see whether the tests notice.
 
     Every mutant the checker accepts is run against the tests (by default what `ruleforge test`
@@ -69,15 +73,16 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
     if test_command is not None and not test_command.strip():
         _usage_error("--test-command is empty")
     started = time.perf_counter()
+    trusted = tuple(agent_name(name) for name in agents.split(",")) if agents else ()
     rules = load_rules(file)
     original = source_text(rules)
     reasons = explained.read(explained.path_for(file))  # a bad file fails before any mutant runs
     decisions = max_decisions or _decisions(rules)
     workspace = Workspace(file, jobs) if test_command is not None else None
     try:
-        took = _baseline(file, original, decisions, workspace, test_command)
+        took = _baseline(file, original, decisions, workspace, test_command, trusted)
         settings = Settings(file, original, decisions, timeout or max(5.0, math.ceil(10 * took)),
-                            hint_seeds, test_command)
+                            hint_seeds, test_command, trusted)
         every = generate(rules)
         mutants = [m for m in every if chosen is None or m.operator in chosen]
         picked = sample(mutants, sample_size, seed)
@@ -154,7 +159,7 @@ def _decisions(rules: Rules) -> int:
 
 
 def _baseline(file: str, original: str, decisions: int, workspace: Workspace | None,
-              command: str | None) -> float:
+              command: str | None, trusted: tuple[str, ...] = ()) -> float:
     """Run the tests on the original file, which must pass them; the seconds they took."""
     start = time.perf_counter()
     if workspace is not None and command is not None:
@@ -167,7 +172,7 @@ def _baseline(file: str, original: str, decisions: int, workspace: Workspace | N
         with limits.raised(decisions_per_game=decisions):
             fresh = Rules(file, original)
             fresh.check_player_counts(trial_games=0)
-            failing = default_test(fresh, file)
+            failing = default_test(fresh, file, trusted)
         if failing:
             more = f" (and {len(failing) - 1} more)" if len(failing) > 1 else ""
             fail(f"the tests fail on the original {file}: {failing[0]}{more}; "

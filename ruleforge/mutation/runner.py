@@ -36,6 +36,7 @@ class Settings:
     timeout: float  # seconds for a mutant's check and tests (and again for its hint)
     hint_seeds: int  # seeds per player count the hint plays
     command: str | None = None  # --test-command: run by the caller, not here
+    agents: tuple[str, ...] = ()  # agents of code the recorded playthroughs may name (--agents)
 
 
 @attrs.frozen
@@ -67,12 +68,13 @@ class TimedOut(BaseException):
 
 # --- the default tests ------------------------------------------------------------------------
 
-def default_test(rules: Rules, path: str) -> list[str]:
+def default_test(rules: Rules, path: str, trusted_agents: tuple[str, ...] = ()) -> list[str]:
     """The checks that fail: what `ruleforge test` runs for the file (its examples and its
     bases', then the playthroughs recorded beside it), stopping at the first failure, and if
     all pass one trial game per player count as `ruleforge check` plays it. Each failing check
-    is one line naming it; an empty list means every check passed."""
-    run = run_tests(rules, path, stop_at_first_failure=True)
+    is one line naming it; an empty list means every check passed. `trusted_agents` are the
+    agents of code a record may name (a record names only built-in ones otherwise)."""
+    run = run_tests(rules, path, stop_at_first_failure=True, trusted_agents=trusted_agents)
     failing = [_failure(result) for result in run.results if not result.passed]
     if failing:
         return failing
@@ -115,7 +117,8 @@ def run_mutant(settings: Settings, mutant: Mutant,
             rules = checked(settings, mutant)
             if isinstance(rules, str):
                 return Result(mutant, "refused", rules)
-            failing = test(rules, settings.path)
+            failing = test(rules, settings.path, settings.agents) if test is default_test \
+                else test(rules, settings.path)
     except TimedOut:
         return Result(mutant, "caught", f"timed out after {settings.timeout:g} s", "timeout")
     except GameError as err:  # a rule failing outside the examples and trials: caught

@@ -152,3 +152,12 @@ def test_an_agent_name_with_control_characters_is_shown_escaped(tmp_path: Path) 
     result = run("play", "--resume", str(log), "--quiet")
     assert result.exit_code == 1
     assert "\x1b" not in result.stderr and "'\\x1b[2Jmine.py:Evil' is code" in result.stderr
+
+
+def test_mutate_takes_agents_of_code_only_from_its_own_option(tmp_path: Path, evil: Path) -> None:
+    rules = record_folder(tmp_path, f"P1 random, P2 {evil}:Evil")
+    result = run("mutate", str(rules), "--sample", "1", "--hint-seeds", "0", cwd=tmp_path)
+    assert result.exit_code == 1 and f"P2's agent '{evil}:Evil' is code" in result.output
+    assert not (tmp_path / "imported").exists()
+    run("mutate", str(rules), "--sample", "1", "--hint-seeds", "0", "--agents", f"{evil}:Evil", cwd=tmp_path)
+    assert (tmp_path / "imported").exists()  # named on the command line: trusted, imported
