@@ -19,7 +19,8 @@ from typing import Any, Protocol
 from .diagnostics import GameError
 from .engine import Action, Game
 from .human import AgentAbort, HumanAgent
-from .limits import LIMITS, describe
+from .inert import inert
+from .limits import LIMITS, describe, number_within
 from .scoresheet import final_scorings
 from .screen import render_view
 
@@ -165,18 +166,17 @@ def _budget(name: str, digits: str) -> int:
         raise GameError(f"agent '{shown(name)}': the budget after 'mcts:' must be a whole number of iterations "
                         "of at least 1 (mcts:500)")
     most = LIMITS.search_iterations
-    significant = digits.lstrip("0")
-    if len(significant) > len(str(most)) or int(significant) > most:
+    budget = number_within(digits, most)
+    if budget is None:
         raise GameError(f"agent '{shown(name)}': a search of more than {most:,} iterations a decision "
                         f"({describe('search_iterations')})")
-    return int(significant)
+    return budget
 
 
 def shown(text: str, most: int = 40) -> str:
     """A name read from a file as a message may show it: at most `most` characters, a control
     character written as its escape (so that it cannot act on the terminal)."""
-    text = text if len(text) <= most else text[:most - 3] + "..."
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return inert(text if len(text) <= most else text[:most - 3] + "...")
 
 
 class UntrustedAgent(GameError):

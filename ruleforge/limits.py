@@ -79,6 +79,15 @@ LIMITS = _from_environment(ENVIRONMENT_PROBLEMS)
 """The limits in force for this process; read where each limit is checked."""
 
 
+def number_within(digits: str, most: int) -> int | None:
+    """The whole number a file writes as `digits`, or None when it is past `most`: its length
+    is checked before it is converted, so that no number of thousands of digits is ever made."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(most)) or int(significant) > most:
+        return None
+    return int(significant)
+
+
 def describe(name: str) -> str:
     """The end of a message about a limit: its value and how to raise it."""
     return f"limit {name} = {getattr(LIMITS, name):,}; raise it with {ENV_PREFIX}{name.upper()}"

@@ -649,9 +649,6 @@ def may_grow(node: t.Code) -> bool:
     return False
 
 
-BOUNDED_SOURCES = {"grid_items", "range", "reversed", "list"}
-
-
 def unbounded_list(node: t.Code) -> bool:
     """Whether code for a list may be longer than the game's fixed parts allow: a list kept in a
     variable or a property (joined with itself each turn it doubles), or one a def gives. A list
@@ -668,9 +665,11 @@ def unbounded_list(node: t.Code) -> bool:
         return unbounded_list(node.body) or unbounded_list(node.orelse)
     if isinstance(node, py.Call) and isinstance(node.func, py.Attribute) and node.func.attr in ("joined", "span"):
         return False  # checked where it is made
-    if isinstance(node, py.Call) and isinstance(node.func, py.Name) and node.func.id in BOUNDED_SOURCES:
-        return node.func.id == "list" and any(unbounded_list(a) for a in node.args) \
-            or node.func.id == "reversed" and any(unbounded_list(a) for a in node.args)
+    if isinstance(node, py.Call) and isinstance(node.func, py.Name):
+        if node.func.id in ("grid_items", "range"):
+            return False
+        if node.func.id in ("list", "reversed"):  # as long as what they go through
+            return any(unbounded_list(a) for a in node.args)
     return True
 
 

@@ -276,7 +276,7 @@ def count_statements(body: list[py.stmt]) -> int:
     return sum(1 for s in body for n in py.walk(s) if isinstance(n, py.stmt))
 
 
-# --- copying and substituting ------------------------------------------------------------------
+# --- copying ------------------------------------------------------------------
 def clone(node):
     """A copy of a tree (of a list of them): a node may stand in one place only."""
     if isinstance(node, list):
@@ -290,21 +290,6 @@ def clone(node):
     if pos is not None:
         setattr(out, POS, pos)
     return out
-
-
-class Substitute(py.NodeTransformer):
-    """Names replaced by code (a copy of it at each place), in a copy of the tree."""
-
-    def __init__(self, values: dict[str, Code]):
-        self.values = values
-
-    def visit_Name(self, node: py.Name) -> py.AST:
-        value = self.values.get(node.id)
-        return node if value is None or not isinstance(node.ctx, py.Load) else clone(value)
-
-
-def substitute(node: Code, values: dict[str, Code]) -> Code:
-    return Substitute(values).visit(clone(node))
 
 
 def literal_code(value) -> Code:
@@ -340,17 +325,21 @@ def number_lines(module: py.Module) -> dict[int, object]:
         seen.add(id(node))
         return node
 
+    def place_field(node: py.AST, field: str, value, line: int) -> None:
+        """`line` for every node in one field of `node` (a copy put in for a node seen before)."""
+        if isinstance(value, list):
+            value[:] = [unshare(v) if isinstance(v, py.AST) else v for v in value]
+            for v in value:
+                if isinstance(v, py.AST):
+                    place(v, line)
+        elif isinstance(value, py.AST):
+            value = unshare(value)
+            setattr(node, field, value)
+            place(value, line)
+
     def place(node: py.AST, line: int) -> None:
         for field, value in py.iter_fields(node):
-            if isinstance(value, list):
-                value[:] = [unshare(v) if isinstance(v, py.AST) else v for v in value]
-                for v in value:
-                    if isinstance(v, py.AST):
-                        place(v, line)
-            elif isinstance(value, py.AST):
-                value = unshare(value)
-                setattr(node, field, value)
-                place(value, line)
+            place_field(node, field, value, line)
         if "lineno" in node._attributes:
             node.lineno = node.end_lineno = line
             node.col_offset, node.end_col_offset = 0, 1
@@ -366,18 +355,11 @@ def number_lines(module: py.Module) -> dict[int, object]:
                 line_map[line] = last
             stmt.lineno = stmt.end_lineno = line
             stmt.col_offset, stmt.end_col_offset = 0, 1
-            for field, value in py.iter_fields(stmt):
+            for field, value in py.iter_fields(stmt):  # the header's parts on its line, bodies on theirs
                 if isinstance(value, list) and value and isinstance(value[0], py.stmt):
                     last = statements(value, last)
-                elif isinstance(value, list):
-                    value[:] = [unshare(v) if isinstance(v, py.AST) else v for v in value]
-                    for v in value:
-                        if isinstance(v, py.AST):
-                            place(v, line)
-                elif isinstance(value, py.AST):
-                    value = unshare(value)
-                    setattr(stmt, field, value)
-                    place(value, line)
+                else:
+                    place_field(stmt, field, value, line)
             if isinstance(stmt, py.FunctionDef):
                 last = None
         return last

@@ -169,22 +169,19 @@ def uses(node: py.AST, variables: list[str]) -> int:
     return max((i + 1 for i, v in enumerate(variables) if v in names), default=0)
 
 
-def conjuncts(node: t.Code) -> list[t.Code]:
-    if isinstance(node, py.BoolOp) and isinstance(node.op, py.And):
-        out = []
-        for value in node.values:
-            out.extend(conjuncts(value))
-        return out
+def _parts(node: t.Code, op: type) -> list[t.Code]:
+    """The operands of nested `and`s (or `or`s), flattened."""
+    if isinstance(node, py.BoolOp) and isinstance(node.op, op):
+        return [part for value in node.values for part in _parts(value, op)]
     return [node]
+
+
+def conjuncts(node: t.Code) -> list[t.Code]:
+    return _parts(node, py.And)
 
 
 def or_parts(node: t.Code) -> list[t.Code]:
-    if isinstance(node, py.BoolOp) and isinstance(node.op, py.Or):
-        out = []
-        for value in node.values:
-            out.extend(or_parts(value))
-        return out
-    return [node]
+    return _parts(node, py.Or)
 
 
 def placement(cond: t.Code, variables: list[str]) -> tuple[int, tuple[int, t.Code] | None, t.Code]:

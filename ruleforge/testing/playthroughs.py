@@ -22,7 +22,7 @@ import attrs
 from ..agents import UntrustedAgent, recorded_agent, shown
 from ..diagnostics import GameError
 from ..engine import player_name
-from ..limits import LIMITS, describe
+from ..limits import LIMITS, describe, number_within
 from ..playthrough import Playthrough, PlaythroughError, playthrough
 from ..rules import Rules
 from ..state_io import BIGGEST
@@ -100,11 +100,11 @@ def parse_header(line: str, where: str) -> Header:
     if match is None:
         raise PlaythroughFileError(f"{where}: line 1: not a playthrough's first line (expected 'TITLE: N players, "
                                    "seed S, agents A', as `ruleforge playthrough` prints it)")
-    players = _bounded(match["players"], LIMITS.players)
+    players = number_within(match["players"], LIMITS.players)
     if players is None:
         raise PlaythroughFileError(f"{where}: line 1: {_number(match['players'])} players: more than a game may "
                                    f"have ({describe('players')})")
-    seed = _bounded(match["seed"].lstrip("-"), BIGGEST)
+    seed = number_within(match["seed"].lstrip("-"), BIGGEST)
     if seed is None:
         raise PlaythroughFileError(f"{where}: line 1: the seed must be a whole number from -(2**63 - 1) to 2**63 - 1")
     agents = match["agents"]
@@ -121,15 +121,6 @@ def parse_header(line: str, where: str) -> Header:
             raise PlaythroughFileError(f"{where}: line 1: option '{pair}' must look like name=value")
         options[name] = value
     return Header(match["title"], players, -seed if match["seed"].startswith("-") else seed, names, options)
-
-
-def _bounded(digits: str, most: int) -> int | None:
-    """The number `digits` writes, or None past `most`: its length is checked before it is
-    converted, so that no number of thousands of digits is ever made."""
-    significant = digits.lstrip("0") or "0"
-    if len(significant) > len(str(most)) or int(significant) > most:
-        return None
-    return int(significant)
 
 
 def _number(digits: str) -> str:
@@ -167,7 +158,7 @@ def recorded_decisions(text: str, where: str = "the record") -> int:
         match = DECISION.match(line)
         if match is None:
             continue
-        number = _bounded(match.group(1), LIMITS.decisions_per_game)
+        number = number_within(match.group(1), LIMITS.decisions_per_game)
         if number is None:
             raise PlaythroughFileError(f"{where}: line {k}: decision {_number(match.group(1))}: more decisions "
                                        f"than a game may take ({describe('decisions_per_game')})")

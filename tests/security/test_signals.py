@@ -18,14 +18,14 @@ import pytest
 from stopping import GUARD, ROOT, child, wait_until
 
 HOLD = """
-import importlib.abc, os, pathlib, sys, time
+import importlib.abc, os, pathlib, signal, sys
 
 class Hold(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name == os.environ["HOLD_AT"]:
             sys.meta_path.remove(self)
             pathlib.Path(os.environ["HOLD_READY"]).touch()
-            time.sleep(120)  # the test's Ctrl-C arrives here, while the module is being imported
+            signal.pause()  # until the test's Ctrl-C arrives, while the module is being imported
         return None
 
 sys.meta_path.insert(0, Hold())
