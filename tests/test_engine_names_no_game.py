@@ -20,13 +20,20 @@ def game_words() -> set[str]:
         words.update(w for w in re.split(r"[^A-Za-z]+", rules.title) if len(w) > 3 and w[0].isupper())
         m = rules.model
         words.update(n for n in (*m.zones, *m.vars, *m.defs) if "_" in n)
-    # source_text: a Nakasendo helper and a ruleforge function, a plain name both chose
-    return words - {"Great", "Paddies", "Legends", "Travellers", "short", "wide", "source_text"}
+    words.update(CARD_WORDS)
+    # source_text: a Nakasendo helper and a ruleforge function, a plain name both chose;
+    # Letter (Love Letter) is a plain word too, as the lexer's "letter" shows
+    return words - {"Great", "Paddies", "Legends", "Travellers", "short", "wide", "source_text", "Letter"}
+
+
+# The games' own card names, where they are not plain words of programming (Love Letter's Guard
+# and King are: a "guard" is a test in generated code).
+CARD_WORDS = {"Priest", "Baron", "Handmaid", "Prince", "Countess", "Princess"}
 
 
 def test_ruleforge_names_no_game() -> None:
     words = game_words()
-    assert {"Hagakure", "Naishi", "Nakasendo"} <= words
+    assert {"Hagakure", "Naishi", "Nakasendo", "Love"} <= words
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(words))) + r")\b", re.IGNORECASE)
     found = [f"{p.relative_to(ROOT)}:{n}: {m.group(0)}"
              for p in sorted((ROOT / "ruleforge").rglob("*")) if p.suffix in (".py", ".lark")

@@ -170,11 +170,25 @@ def random_game(players: int, seed: int) -> tuple[Game, list[tuple[Game, str]]]:
 SEEDS = [(2, 3), (3, 1), (4, 2)]
 
 
+def replayed(players: int, seed: int, actions: list[Any]) -> tuple[Game, list[tuple[Game, str]]]:
+    """The game of these actions (a recorded playthrough's), with the steps as random_game's."""
+    game = RULES.new_game(players, seed)
+    steps = []
+    for action in actions:
+        steps.append((game.clone(), game.label(action)))
+        game.apply(action)
+    return game, steps
+
+
 @pytest.mark.parametrize("players, seed", SEEDS)
 def test_rounds_tokens_and_starters(players: int, seed: int) -> None:
+    check_rounds(random_game(players, seed)[0])
+
+
+def check_rounds(game: Game) -> None:
     """Each round gives one token to its winner (two on a full tie); the winner starts the next;
     the game ends on the round where someone first reaches the count, which wins."""
-    game, _ = random_game(players, seed)
+    players = game.players
     log = game.log_lines()
     starts = [int(m.group(1)) - 1 for line in log if (m := re.match(r"Round \d+: P(\d) starts", line))]
     wins = [[int(x) - 1 for x in re.findall(r"P(\d) \+1", line)]
@@ -194,9 +208,13 @@ def test_rounds_tokens_and_starters(players: int, seed: int) -> None:
 
 @pytest.mark.parametrize("players, seed", SEEDS)
 def test_cards_in_hand(players: int, seed: int) -> None:
+    check_hands(random_game(players, seed)[1])
+
+
+def check_hands(steps: list[tuple[Game, str]]) -> None:
     """At every decision: the player to act holds two cards, every other player in the round
     one, a player out none; one card is set aside; three lie face up at 2 players only."""
-    _, steps = random_game(players, seed)
+    players = steps[0][0].players
     for before, _ in steps:
         for p in range(players):
             held = len(cards(before, "hand", p))
@@ -233,12 +251,16 @@ def justified(line: str, label: str, actor: int, before: Game, target: int | Non
 
 @pytest.mark.parametrize("players, seed", SEEDS + [(4, 7), (3, 5)])
 def test_hidden_stays_hidden(players: int, seed: int) -> None:
+    check_hidden(*random_game(players, seed))
+
+
+def check_hidden(game: Game, steps: list[tuple[Game, str]]) -> None:
     """What each seat's views and log hold over a whole game: other hands, the deck and the card
     set aside only as sizes; a hand's card shown (`seen`) only to the player of a Priest on it or
     to the two players of a Baron, and exactly the card held; every log line either the action's
     own label or a line naming only a card the rules make public at once."""
-    game, steps = random_game(players, seed)
-    steps.append((game, ""))
+    players = game.players
+    steps = [*steps, (game, "")]
     for (before, label), (after, _) in zip(steps, steps[1:], strict=False):
         actor = before.current_player
         parts = before.action_parts(before.legal_actions()[before.legal_labels().index(label)])
@@ -247,18 +269,18 @@ def test_hidden_stays_hidden(players: int, seed: int) -> None:
             view = after.view(s)
             for key, shown in view["zones"].items():
                 if key in ("deck", "aside") or (key.startswith("hand(") and key != f"hand(P{s + 1})"):
-                    assert set(shown) == {"hidden"}, (seed, label, s, key)
+                    assert set(shown) == {"hidden"}, (label, s, key)
             seen = view["seen"][len(before.view(s)["seen"]):]
             looked = (parts.name == "priest" and s == actor) or (parts.name == "baron" and s in (actor, target))
             if not looked:
-                assert seen == [], (seed, label, s, seen)
+                assert seen == [], (label, s, seen)
             else:
                 other = target if s == actor else actor
                 hand = cards(before, "hand", other)
                 if other == actor:
                     hand.remove(parts.params[0][1])
-                assert seen == [{"zone": f"hand(P{other + 1})", "contents": hand}], (seed, label, s)
+                assert seen == [{"zone": f"hand(P{other + 1})", "contents": hand}], (label, s)
             lines = after.log_lines(viewer=s)[len(before.log_lines(viewer=s)):]
             assert lines[0] == f"P{actor + 1}: {label}"
             for line in lines[1:]:
-                assert justified(line, label, actor, before, target), (seed, label, s, line)
+                assert justified(line, label, actor, before, target), (label, s, line)

@@ -13,6 +13,9 @@ implementation, and then that the recorded file is that game's record, byte for 
   tests/test_naishi_properties.py: every final item, total, colour count, Ninja copy and the winner;
 - Naishi: Legends & Travellers: the scorer of tests/test_naishi_legends_properties.py and its end
   and component checks;
+- Love Letter: the checks of tests/test_love_letter.py over the recorded actions: every round's
+  token and the next starter, the cards each player holds at each decision, and that no view or
+  log line of a seat tells it a card the rules keep from it;
 - Nakasendo: the checks of tests/test_nakasendo_properties.py, whose final check compares with the
   hand-written engine's scorer (bench/handwritten_nakasendo.py) and an independent scorer: each
   Intermediate Scoring when it happens, the final scoring, components, 4x4 grids, Hikers, views.
@@ -31,6 +34,10 @@ from pathlib import Path
 
 import pytest
 from test_hagakure import _check_log_by_rules, score_entries, top_tied, totals_after
+from test_love_letter import check_hands as check_love_letter_hands
+from test_love_letter import check_hidden as check_love_letter_hidden
+from test_love_letter import check_rounds as check_love_letter_rounds
+from test_love_letter import replayed as love_letter_replayed
 from test_naishi_legends_properties import LAY as LEGENDS
 from test_naishi_legends_properties import check_end as check_legends_end
 from test_naishi_legends_properties import check_places as check_legends_places
@@ -74,7 +81,8 @@ CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3
            "nakasendo.playthroughs/2p-seed8.txt", "nakasendo.playthroughs/3p-seed9.txt",
            "nakasendo.playthroughs/4p-seed3.txt", "nakasendo.playthroughs/2p-seed6.txt",
            "nakasendo.playthroughs/3p-seed13.txt", "nakasendo.playthroughs/3p-seed3.txt",
-           "nakasendo.playthroughs/4p-seed19.txt", "nakasendo.playthroughs/4p-seed0.txt"]
+           "nakasendo.playthroughs/4p-seed19.txt", "nakasendo.playthroughs/4p-seed0.txt",
+           *(f"love_letter.playthroughs/{n}p-seed1.txt" for n in (2, 3, 4))]
 
 
 # The rounds each game lasts, from the rulebook: 9, 8 or 5 by player count, then one more round
@@ -269,3 +277,22 @@ def test_naishi_legends_travellers() -> None:
                       26: ["P1 takes the Ryokan on its 7 side"], 45: ["scoring points: P1 +11, P2 -2"]}
     assert [(row["total"], row["rank"]) for row in rec.scores] == [(11, [11, 7]), (-2, [-2, 8])]
     assert rec.text() == recorded("naishi_legends", "2p-seed55.txt")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_love_letter(players: int) -> None:
+    """The recorded actions replayed, checked by the Love Letter tests' own checks. Read by hand
+    (seed 1): at 2 players P1 wins 7 rounds to 1, the three face-up cards lie apart all game, and
+    round 7 ends on the empty deck with P1's Princess over P2's Guard; at 3 players, decision 4
+    plays the King with no effect (P1 behind a Handmaid, P3 out), decision 16 is a forced Countess
+    (P1 holds the Prince) and round 2 ends on the empty deck after 12 draws (11 turns and a
+    Prince), Prince 5 over Guard 1; P1 reaches 5 tokens in round 7. At 4 players the last round
+    ends on the empty deck, four hands shown, the Princess (P3) over the King, and P3 reaches 4."""
+    rec = record("love_letter", players, 1)
+    game, steps = love_letter_replayed(players, 1, [d.action for d in rec.decisions])
+    assert game.is_over and game.digest() == rec.game.digest()
+    check_love_letter_rounds(game)
+    check_love_letter_hands(steps)
+    check_love_letter_hidden(game, steps)
+    assert [row["total"] for row in rec.scores] == {2: [7, 1], 3: [5, 1, 1], 4: [1, 1, 4, 2]}[players]
+    assert rec.text() == recorded("love_letter", f"{players}p-seed1.txt")
