@@ -16,6 +16,8 @@ implementation, and then that the recorded file is that game's record, byte for 
 - Love Letter: the checks of tests/test_love_letter.py over the recorded actions: every round's
   token and the next starter, the cards each player holds at each decision, and that no view or
   log line of a seat tells it a card the rules keep from it;
+- No Thanks!: the checks of tests/test_no_thanks.py at every recorded decision (chips and cards
+  kept, the forced take) and at the end (each total counted again, the winners);
 - Nakasendo: the checks of tests/test_nakasendo_properties.py, whose final check compares with the
   hand-written engine's scorer (bench/handwritten_nakasendo.py) and an independent scorer: each
   Intermediate Scoring when it happens, the final scoring, components, 4x4 grids, Hikers, views.
@@ -44,6 +46,7 @@ from test_naishi_legends_properties import check_places as check_legends_places
 from test_naishi_properties import check_components as check_naishi_components
 from test_naishi_properties import check_scores as check_naishi_scores
 from test_nakasendo_properties import LAYOUTS, check_final, check_intermediate, check_state, check_views
+from test_no_thanks import check_game as check_no_thanks
 
 import ruleforge
 from ruleforge.playthrough import Playthrough, playthrough
@@ -82,7 +85,8 @@ CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3
            "nakasendo.playthroughs/4p-seed3.txt", "nakasendo.playthroughs/2p-seed6.txt",
            "nakasendo.playthroughs/3p-seed13.txt", "nakasendo.playthroughs/3p-seed3.txt",
            "nakasendo.playthroughs/4p-seed19.txt", "nakasendo.playthroughs/4p-seed0.txt",
-           *(f"love_letter.playthroughs/{n}p-seed1.txt" for n in (2, 3, 4))]
+           *(f"love_letter.playthroughs/{n}p-seed1.txt" for n in (2, 3, 4)),
+           *(f"no_thanks.playthroughs/{n}p-seed0.txt" for n in (3, 5, 7))]
 
 
 # The rounds each game lasts, from the rulebook: 9, 8 or 5 by player count, then one more round
@@ -296,3 +300,25 @@ def test_love_letter(players: int) -> None:
     check_love_letter_hidden(game, steps)
     assert [row["total"] for row in rec.scores] == {2: [7, 1], 3: [5, 1, 1], 4: [1, 1, 4, 2]}[players]
     assert rec.text() == recorded("love_letter", f"{players}p-seed1.txt")
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_no_thanks(players: int) -> None:
+    """The recorded actions replayed, checked at every decision and at the end by the No Thanks!
+    tests' own checks. Read by hand (seed 0). 3 players: P1 holds 6, 9, 11, 15, 17, 27, 34 (no
+    run): 119, 11 chips: 108; P2 5, 13, 21, 25, 30-31, 35: 129 - 10 = 119; P3 3, 7-8, 10, 16, 18,
+    24, 26, 29, 33: 166 - 12 = 154; P1 wins; 11 + 10 + 12 = 33 chips. 5 players: P4's 5, 8,
+    10-11, 13, 17, 25, 30-31: 108 - 12 = 96, tied with P1 (108 - 12) below the winner, P5, with
+    no card and 7 chips. 7 players: P4's 5, 10, 13, 17-18, 24-25, 27, 30: 126 - 14 = 112; P5
+    took no card and wins with its 4 chips: -4; the 49 chips are all in hands."""
+    rec = record("no_thanks", players, 0)
+    game = ruleforge.load(GAMES / "no_thanks.rules").new_game(players, 0)
+    states = []
+    for d in rec.decisions:
+        states.append(game.clone())
+        game.apply(d.action)
+    assert game.digest() == rec.game.digest()
+    check_no_thanks(game, states)
+    expected = {3: [108, 119, 154], 5: [96, 91, 80, 96, -7], 7: [38, 93, 57, 112, -4, 5, 52]}[players]
+    assert [row["total"] for row in rec.scores] == expected
+    assert rec.text() == recorded("no_thanks", f"{players}p-seed0.txt")
