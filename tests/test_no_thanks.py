@@ -55,7 +55,7 @@ def test_refusing_pays_a_chip_and_passes() -> None:
     game.apply("no thanks")
     assert chips(game, 0) == 10 and game.view(None)["vars"]["pot"] == 1
     assert game.current_player == 1 and numbers(game, "offer") == card
-    assert game.legal_labels() == ["no thanks", f"take {card[0]} with 1 chips"]
+    assert game.legal_labels() == ["no thanks", f"take {card[0]} with 1 chip"]
 
 
 def test_taking_brings_the_chips_and_plays_again() -> None:
