@@ -22,7 +22,6 @@ from ruleforge import Game
 RULES = ruleforge.load(Path(__file__).parents[1] / "games" / "love_letter.rules")
 VALUE = {"Guard": 1, "Priest": 2, "Baron": 3, "Handmaid": 4, "Prince": 5, "King": 6, "Countess": 7, "Princess": 8}
 TO_WIN = {2: 7, 3: 5, 4: 4}   # tokens of affection, from the rules
-PUBLIC = ("faceup", "discards")
 
 
 def at_turn(players: int, zones: dict[str, list[str]], **vars: Any) -> Game:
@@ -186,10 +185,19 @@ def test_rounds_tokens_and_starters(players: int, seed: int) -> None:
 
 
 def check_rounds(game: Game) -> None:
-    """Each round gives one token to its winner (two on a full tie); the winner starts the next;
+    """Each round gives one token to its winner (two on a full tie); a showdown's winners are
+    those with the highest card shown, then the highest discards; the winner starts the next;
     the game ends on the round where someone first reaches the count, which wins."""
     players = game.players
     log = game.log_lines()
+    shown: list[tuple[int, int, int]] = []
+    for line in log:
+        if m := re.fullmatch(r"P(\d) shows (\w+) \(discards worth (\d+)\)", line):
+            shown.append((int(m.group(1)) - 1, VALUE[m.group(2)], int(m.group(3))))
+        elif line.startswith("scoring round_won") and shown:
+            best = max((card, worth) for _, card, worth in shown)
+            assert re.findall(r"P(\d) \+1", line) == [str(p + 1) for p, *key in shown if tuple(key) == best], line
+            shown = []
     starts = [int(m.group(1)) - 1 for line in log if (m := re.match(r"Round \d+: P(\d) starts", line))]
     wins = [[int(x) - 1 for x in re.findall(r"P(\d) \+1", line)]
             for line in log if line.startswith("scoring round_won")]
