@@ -64,11 +64,9 @@ def rewards(game: Game) -> list[float]:
     """Each player's reward for a finished game: its win share, and a little for its ranking
     key's first expression (higher being better, as the ranking says)."""
     n = game.players
-    keys = game.ranking_keys()
-    best = max(keys)
-    winners = [p for p, k in enumerate(keys) if k == best]  # as Game.winners decides
+    winners = game.winners()
     out = [(1 - SCORE_PART) / len(winners) if p in winners else 0.0 for p in range(n)]
-    marks = [first(k) for k in keys]
+    marks = [first(k) for k in game.ranking_keys()]
     lo, hi = min(marks), max(marks)
     if hi > lo:
         for p in range(n):
