@@ -21,8 +21,8 @@ from .engine import Action, Game
 from .human import AgentAbort, HumanAgent
 from .inert import inert
 from .limits import LIMITS, describe, number_within
-from .scoresheet import final_scorings
 from .screen import render_view
+from .standing import Key, Standing, lead
 
 __all__ = ["AGENT_NAMES", "Agent", "AgentAbort", "DesignerAgent", "GreedyAgent", "HumanAgent", "RandomAgent",
            "UntrustedAgent", "agent_name", "agent_names", "agent_seed", "make_agent", "make_agents",
@@ -56,27 +56,15 @@ class RandomAgent:
         return actions[self.rng.randrange(len(actions))]
 
 
-def standing(game: Game, player: int, finals: list[str]) -> int:
-    """A player's total so far plus, while the game is not over, what the final scorings
-    `finals` would add now: what a one-step greedy player maximises."""
-    total = game.totals()[player]
-    if finals and not game.is_over:
-        funcs = game.program.score_funcs
-        try:
-            total += sum(funcs[name](game.state, player)[1] for name in finals)
-        except Exception as err:
-            raise game._runtime_error(err) from None
-    return total
-
-
 class GreedyAgent:
-    """Takes the action that most raises its standing: its total so far plus what the final
-    scorings would give it if the game ended now (games without `final` scorings: the total
-    alone), worked out on a determinized copy (`Game.determinize`), so it never reads what its
-    player may not see. When every action ties, as every card of a trick does in a game that
-    scores at a round's end, a few random playouts from each (24 in all, of at most 12 of them), up to
-    the next scoring or 8 decisions a player, tell them apart by its standing against the best
-    other player's. Still tied: its own rng picks, so it is cheap, seeded and never stuck."""
+    """Takes the action that most raises its standing (`ruleforge.standing`): its ranking key,
+    compared as the rules rank players (a ranking of "fewest points" wants fewer), with what the
+    final scorings would give it if the game ended now, worked out on a determinized copy
+    (`Game.determinize`), so it never reads what its player may not see. When every action ties,
+    as every card of a trick does in a game that scores at a round's end, a few random playouts
+    from each (24 in all, of at most 12 of them), up to the next change of a ranking key or 8
+    decisions a player, tell them apart by its lead over the best other player. Still tied: its
+    own rng picks, so it is cheap, seeded and never stuck."""
 
     name = "greedy"
     playouts = 24  # split among the tied actions looked at, at least 2 each
@@ -84,6 +72,13 @@ class GreedyAgent:
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
+        self._standing: Standing | None = None
+
+    def standing(self, game: Game) -> Standing:
+        """The judge of this game's positions, made once per program."""
+        if self._standing is None or self._standing.program is not game.program:
+            self._standing = Standing(game)
+        return self._standing
 
     def choose(self, game: Game) -> Action:
         actions = game.legal_actions()
@@ -91,15 +86,15 @@ class GreedyAgent:
             return actions[0]
         me = game.current_player
         assert me is not None, "choose() called on a finished game"
-        finals = final_scorings(game.program.model)
+        judge = self.standing(game)
         base = game.determinize(me, self.rng)
         best: list[Action] = []
-        best_value: int | None = None
+        best_value: Key | None = None
         for action in actions:
             trial = base.clone()
             if action in trial._legal:
                 trial._apply_unchecked(action)
-            value = standing(trial, me, finals)
+            value = judge.of(trial, me)
             if best_value is None or value > best_value:
                 best, best_value = [action], value
             elif value == best_value:
@@ -107,33 +102,34 @@ class GreedyAgent:
         if len(best) == len(actions):  # its standing tells no action apart: look further
             rng = self.rng
             sample = best if len(best) <= self.widest else rng.sample(best, self.widest)
-            best = self._playouts(game, me, sample, finals)
+            best = self._playouts(game, me, sample, judge)
         return best[self.rng.randrange(len(best))]
 
-    def _playouts(self, game: Game, me: int, tied: list[Action], finals: list[str]) -> list[Action]:
-        """The tied actions whose random playouts end best on average, each playout on a fresh
-        determinization and up to the next change of any total (or 8 decisions a player)."""
+    def _playouts(self, game: Game, me: int, tied: list[Action], judge: Standing) -> list[Action]:
+        """The tied actions whose random playouts end best on average by the player's lead
+        (`lead`), each playout on a fresh determinization and up to the next change of any
+        player's ranking key (or 8 decisions a player)."""
         rng = self.rng
         horizon = 8 * game.players
         each = max(2, self.playouts // len(tied))
-        means: list[float] = []
+        sums: list[float] = []
         for action in tied:
             total = 0.0
             for _ in range(each):
                 trial = game.determinize(me, rng)
                 if action in trial._legal:
                     trial._apply_unchecked(action)
-                start = trial.totals()
+                start = trial.ranking_keys()
                 for _ in range(horizon):
-                    if trial.state.over or trial.totals() != start:
+                    if trial.state.over or trial.ranking_keys() != start:
                         break
                     legal = trial._legal
                     trial._apply_unchecked(legal[rng.randrange(len(legal))])
-                others = [standing(trial, p, finals) for p in range(game.players) if p != me]
-                total += standing(trial, me, finals) - max(others, default=0)
-            means.append(total)
-        top = max(means)
-        return [a for a, m in zip(tied, means) if m == top]
+                marks = judge.all(trial)
+                total += lead(marks[me], marks[:me] + marks[me + 1:])
+            sums.append(total)
+        top = max(sums)
+        return [a for a, m in zip(tied, sums) if m == top]
 
 
 AGENT_NAMES = ("random", "greedy", "human", "mcts")

@@ -433,11 +433,18 @@ class Game:
                         "rank": list(prog.rank_func(st, p))})
         return out
 
-    def winners(self) -> list[int]:
+    def ranking_keys(self) -> list[tuple[int, ...]]:
+        """Each player's ranking key now, by seat: the `ranking`'s expressions (the sum of the
+        score vars without one), compared as tuples, higher is better; what `winners()` and
+        agents judge by."""
         try:
-            keys = [tuple(self.program.rank_func(self.state, p)) for p in range(self.players)]
+            return [tuple(self.program.rank_func(self.state, p)) for p in range(self.players)]
         except Exception as err:
             raise self._runtime_error(err) from None
+
+    def winners(self) -> list[int]:
+        """Every player with the best ranking key (several: a shared win)."""
+        keys = self.ranking_keys()
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 

@@ -7,27 +7,30 @@ tree is shared by every determinization (single-observer IS-MCTS): a node's chil
 by action, and an action counts as available only in the iterations where it was legal, which
 keeps UCT fair between actions that some deals do not offer.
 
-What greedy's strength taught (its standing, the total plus what the final scorings would give
-now, is a good judge in these games), the search uses in three places, as the literature on
-MCTS for card and board games does:
+What greedy's strength taught (its standing, the ranking key with what the final scorings would
+give now, `ruleforge.standing`, is a good judge in these games), the search uses in three places,
+as the literature on MCTS for card and board games does:
 
 - *Progressive bias* at the root: the root's actions are judged once by the standing each gives
   at once; they are first tried best first, and UCT adds `bias * prior / (visits + 1)`, the
-  prior being that standing scaled to [0, 1] among them, a hint that fades as visits come.
+  prior being that standing's first ranking expression scaled to [0, 1] among them (their
+  order when only the tie-breaks differ), a hint that fades as visits come.
 - *Guided playouts*: each playout move is the best, by its mover's standing, of `guide` legal
   actions drawn at random (epsilon-greedy's cheap cousin), through the engine's fast path
   (`_legal`, `_apply_unchecked`). When the standing tells no root action apart (a card in a
   trick that scores at the round's end), playouts are uniform, since the guide would judge
   nothing and costs a clone per action looked at.
 - *Cut playouts*: after `horizon` decisions a player the playout stops and the standings judge
-  (`_estimate`: each player's standing against the best other's, squashed into (0, 1)); while
+  (`_estimate`: each player's lead over the best other's standing, squashed into (0, 1)); while
   no standing has changed since the root (a game that scores at a round's end) it plays on a
   round at a time, as greedy's playouts run to the next scoring. `horizon = None` plays to the
   end.
 
-The reward of a finished game is, per player, its share of the win (1, or 1/k for k winners,
-else 0) plus a small part for its score against the others', which tells apart the many
-playouts that every player loses early in a long game. The final choice is the most visited
+The reward of a finished game is, per player, its share of the win as `Game.winners` decides
+(1, or 1/k for k winners, else 0) plus a small part for its ranking key's first expression
+against the others', which tells apart the many playouts that every player loses early in a
+long game. Every comparison follows the ranking: its direction ("fewest points wins" wants
+fewer) and its tie-breaks. The final choice is the most visited
 root action, ties broken by mean reward.
 """
 
@@ -36,10 +39,9 @@ from __future__ import annotations
 import math
 import random
 
-from .agents import standing
 from .diagnostics import GameError
 from .engine import Action, Game
-from .scoresheet import final_scorings
+from .standing import Key, Standing, first, lead
 
 EXPLORATION = 0.7  # UCT's constant; rewards lie in [0, 1]
 SCORE_PART = 0.1   # how much of a reward is the score, the rest being the win
@@ -59,15 +61,16 @@ class Node:
 
 
 def rewards(game: Game) -> list[float]:
-    """Each player's reward for a finished game: its win share, and a little for its score."""
+    """Each player's reward for a finished game: its win share, and a little for its ranking
+    key's first expression (higher being better, as the ranking says)."""
     n = game.players
     winners = game.winners()
     out = [(1 - SCORE_PART) / len(winners) if p in winners else 0.0 for p in range(n)]
-    totals = game.totals()
-    lo, hi = min(totals), max(totals)
+    marks = [first(k) for k in game.ranking_keys()]
+    lo, hi = min(marks), max(marks)
     if hi > lo:
         for p in range(n):
-            out[p] += SCORE_PART * (totals[p] - lo) / (hi - lo)
+            out[p] += SCORE_PART * (marks[p] - lo) / (hi - lo)
     return out
 
 
@@ -84,11 +87,11 @@ class MCTSAgent:
         self.rng = random.Random(seed)
         self.budget = budget
         self.last_root: Node | None = None  # the tree of the last decision, for tests and reports
-        self._finals: list[str] | None = None
+        self._standing: Standing | None = None
         self._order: dict[Action, int] = {}
         self._prior: dict[Action, float] = {}
         self._guided = False  # whether the standing told the root's actions apart
-        self._start: list[int] = []  # each player's standing at the root
+        self._start: list[Key] = []  # each player's standing at the root
 
     def choose(self, game: Game) -> Action:
         actions = game.legal_actions()
@@ -97,10 +100,10 @@ class MCTSAgent:
         me = game.current_player
         assert me is not None, "choose() called on a finished game"
         root = Node(None)
-        if self._finals is None:
-            self._finals = final_scorings(game.program.model)
+        if self._standing is None or self._standing.program is not game.program:
+            self._standing = Standing(game)
         self._first_tries(game, me, actions)
-        self._start = [standing(game, p, self._finals) for p in range(game.players)]
+        self._start = self._standing.all(game)
         for _ in range(self.budget):
             try:
                 self._iterate(root, game.determinize(me, self.rng))
@@ -121,30 +124,39 @@ class MCTSAgent:
         """Judge the root's actions by the standing each gives at once (as greedy does, on a
         determinization): the order in which they are first tried, best first, so that a budget
         smaller than the choice spends itself on the likeliest actions, and the progressive
-        bias, each action's standing scaled to [0, 1] among them."""
+        bias, each action's standing scaled to [0, 1] among them (its first ranking expression;
+        the order of the keys when only the tie-breaks differ)."""
         base = game.determinize(me, self.rng)
-        marks = []
+        judge = self._standing
+        assert judge is not None
+        marks: list[tuple[Key, float, Action]] = []
         for action in actions:
             trial = base.clone()
             if action in trial._legal:
                 trial._apply_unchecked(action)
-            marks.append((-standing(trial, me, self._finals), self.rng.random(), action))
-        marks.sort()
-        self._order = {action: rank for rank, (_m, _r, action) in enumerate(marks)}
-        top, low = -marks[0][0], -marks[-1][0]
-        span = top - low
-        self._prior = {action: (1.0 if span == 0 else (-m - low) / span) for m, _r, action in marks}
-        self._guided = span > 0
+            marks.append((judge.of(trial, me), self.rng.random(), action))
+        marks.sort(key=lambda m: (m[0], -m[1]), reverse=True)  # best first, ties in a random order
+        self._order = {action: rank for rank, (_k, _r, action) in enumerate(marks)}
+        firsts = [first(k) for k, _r, _a in marks]
+        low, span = min(firsts), max(firsts) - min(firsts)
+        keys = sorted({k for k, _r, _a in marks})
+        if span:
+            self._prior = {action: (first(k) - low) / span for k, _r, action in marks}
+        elif len(keys) > 1:
+            place = {k: i / (len(keys) - 1) for i, k in enumerate(keys)}
+            self._prior = {action: place[k] for k, _r, action in marks}
+        else:
+            self._prior = dict.fromkeys(actions, 1.0)
+        self._guided = len(keys) > 1
 
-    def _estimate(self, marks: list[int]) -> list[float]:
-        """Rewards of an unfinished game from each player's standing `marks`: its standing
-        against the best other's, squashed into (0, 1) on a scale of the standings' size, so
+    def _estimate(self, marks: list[Key]) -> list[float]:
+        """Rewards of an unfinished game from each player's standing `marks`: its lead over
+        the best other's (`lead`), squashed into (0, 1) on a scale of the standings' size, so
         that a lead counts as likelier a win the larger it is."""
-        scale = max(1.0, self.temper * sum(abs(m) for m in marks) / len(marks))
+        scale = max(1.0, self.temper * sum(abs(first(m)) for m in marks) / len(marks))
         out = []
         for p, m in enumerate(marks):
-            rival = max(x for q, x in enumerate(marks) if q != p)
-            out.append(1 / (1 + math.exp(-(m - rival) / scale)))
+            out.append(1 / (1 + math.exp(-lead(m, marks[:p] + marks[p + 1:]) / scale)))
         return out
 
     def _playout(self, game: Game) -> list[float]:
@@ -160,11 +172,11 @@ class MCTSAgent:
         players = game.players
         steps = -1 if self.horizon is None else self.horizon * players  # -1: no end but the game's
         k = self.guide if self._guided else 1
-        finals = self._finals
-        assert finals is not None
+        judge = self._standing
+        assert judge is not None
         while not st.over:
             if steps == 0:
-                marks = [standing(game, p, finals) for p in range(players)]
+                marks = judge.all(game)
                 if marks != self._start:
                     return self._estimate(marks)
                 steps = players
@@ -174,12 +186,12 @@ class MCTSAgent:
             else:
                 mover = st.chooser
                 best = None
-                best_mark = -math.inf
+                best_mark: Key | None = None
                 for action in rng.sample(legal, min(k, len(legal))):
                     trial = game.clone()
                     trial._apply_unchecked(action)
-                    mark = standing(trial, mover, finals)
-                    if mark > best_mark:
+                    mark = judge.of(trial, mover)
+                    if best_mark is None or mark > best_mark:
                         best, best_mark = trial, mark
                 assert best is not None
                 game = best

@@ -249,16 +249,15 @@ def _count_playout(agent, game: ruleforge.Game, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_playouts_stop_at_the_horizon_once_a_standing_changed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ruleforge.agents import standing
-    from ruleforge.scoresheet import final_scorings
     from ruleforge.search import MCTSAgent
+    from ruleforge.standing import Standing
 
     game = _mid_game(NAISHI, 2, seed=5, decisions=10)
-    finals = final_scorings(game.program.model)
-    marks = [standing(game, p, finals) for p in range(2)]
+    judge = Standing(game)
+    marks = judge.all(game)
     assert marks[0] != marks[1]
     agent = MCTSAgent(seed=1, budget=10)
-    agent._finals, agent.horizon, agent.guide, agent._start = finals, 1, 1, marks
+    agent._standing, agent.horizon, agent.guide, agent._start = judge, 1, 1, marks
     steps, result = _count_playout(agent, game, monkeypatch)
     assert steps <= 2 and 0 < min(result) and max(result) < 1      # cut, and judged by the standing
     agent.horizon = None
@@ -267,10 +266,10 @@ def test_playouts_stop_at_the_horizon_once_a_standing_changed(monkeypatch: pytes
     # Hagakure scores at a round's end: from its start no standing changes for a while, so
     # the playout plays on past the horizon (a standing unchanged would judge nothing).
     start = ruleforge.load(HAGAKURE).new_game(4, seed=2)
-    agent._finals, agent.horizon, agent._start = final_scorings(start.program.model), 1, [0, 0, 0, 0]
+    agent._standing, agent.horizon, agent._start = Standing(start), 1, [(0,)] * 4
     steps, _ = _count_playout(agent, start, monkeypatch)
     assert steps > 4
-    agent._start = [1, 0, 0, 0]                                     # as if P1 had scored since
+    agent._start = [(1,), (0,), (0,), (0,)]                         # as if P1 had scored since
     steps, _ = _count_playout(agent, start, monkeypatch)
     assert steps == 4
 
@@ -279,10 +278,15 @@ def test_estimate_rewards_a_larger_lead_more() -> None:
     from ruleforge.search import MCTSAgent
 
     agent = MCTSAgent()
-    near, far = agent._estimate([12, 10]), agent._estimate([20, 10])
+    near, far = agent._estimate([(12,), (10,)]), agent._estimate([(20,), (10,)])
     assert 0.5 < near[0] < far[0] < 1 and 0 < far[1] < near[1] < 0.5
-    assert sum(near) == pytest.approx(1) and agent._estimate([7, 7, 7]) == [0.5, 0.5, 0.5]
-    assert agent._estimate([9, 3, 9, 1])[0] == 0.5                  # tied for the lead
+    assert sum(near) == pytest.approx(1) and agent._estimate([(7,), (7,), (7,)]) == [0.5, 0.5, 0.5]
+    assert agent._estimate([(9,), (3,), (9,), (1,)])[0] == 0.5      # tied for the lead
+    # a ranking's tie-break: ahead of the other on it, less ahead than by a point
+    broken = agent._estimate([(7, 2), (7, 1)])
+    assert near[0] > broken[0] > 0.5 > broken[1]
+    # "fewest points wins" is a key of -points: -3 leads -8
+    assert agent._estimate([(-3,), (-8,)])[0] > 0.5
 
 
 # --- what a determinization keeps: a card the player saw go into a hidden zone --------------

@@ -1,5 +1,5 @@
-"""Agents on Nakasendo: the greedy agent (its total plus what the final scoring would give it
-now, with short playouts where that tells no action apart) is not worse than random play: over
+"""Agents on Nakasendo: the greedy agent (its ranking key with what the final scoring would give
+it now, with short playouts where that tells no action apart) is not worse than random play: over
 60 two-player games it wins nearly all (30 of 30 in bench/README.md's measure)."""
 
 from __future__ import annotations

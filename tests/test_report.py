@@ -101,7 +101,7 @@ def test_a_simulation_report_has_every_plot_and_table() -> None:
     assert titles == [
         "Who wins: share of games won by each seat",
         "Scores: final totals per seat",
-        "Margin of victory: winner's total minus the runner-up's",
+        "Margin of victory: the winner's lead over the runner-up",
         "Where the points come from: each scoring item's mean per seat",
         "Game length: decisions per game",
         "Skill: does more search win more often?",

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..engine import player_name
 from .intervals import paired_difference, proportion_difference, welch_difference
+from .stats import margins
 
 CHANGED = "changed"
 NO_EVIDENCE = "no evidence of change"
@@ -63,13 +64,6 @@ class _Sides:
                     statistics.fmean(ys) if ys else None, interval)
 
 
-def _margin(r: Record) -> float | None:
-    if len(r["winners"]) != 1 or len(r["scores"]) < 2:
-        return None
-    w = int(r["winners"][0][1:]) - 1
-    return r["scores"][w] - max(s for i, s in enumerate(r["scores"]) if i != w)
-
-
 def _items(summary: dict[str, Any]) -> list[str]:
     return list(summary["seats"][0]["items"]) if summary["seats"] else []
 
@@ -87,8 +81,7 @@ def compare(summary_a: dict[str, Any], summary_b: dict[str, Any], records_a: lis
     rows.append(sides.rate("tie rate", lambda r: len(r["winners"]) > 1))
     for p in range(players):
         rows.append(sides.mean(f"{player_name(p)} mean total", lambda r, p=p: r["scores"][p]))
-    margins_a = [m for m in map(_margin, records_a) if m is not None]
-    margins_b = [m for m in map(_margin, records_b) if m is not None]
+    margins_a, margins_b = margins(records_a), margins(records_b)
     rows.append(_row("mean margin of victory", "mean", statistics.fmean(margins_a) if margins_a else None,
                      statistics.fmean(margins_b) if margins_b else None, welch_difference(margins_a, margins_b)))
     rows.append(sides.rate("first player win rate",

@@ -220,10 +220,10 @@ def lengths(summary: dict[str, Any], prefix: str) -> str | None:
 
 
 def margin(summary: dict[str, Any], prefix: str) -> str | None:
-    """By how much winners win: the winner's total minus the best other total."""
+    """By how much winners win: the winner's lead over the runner-up by the ranking."""
     m = summary.get("margin") or {}
-    return histogram(m.get("histogram"), "Margin of victory: winner's total minus the runner-up's",
-                     "points ahead of the next player", prefix, m.get("mean"), "#8172b2")
+    return histogram(m.get("histogram"), "Margin of victory: the winner's lead over the runner-up",
+                     "lead in the ranking's first measure", prefix, m.get("mean"), "#8172b2")
 
 
 @styled

@@ -72,6 +72,7 @@ def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[st
     record: dict[str, Any] = {
         "game": index, "seed": seed, "players": game.players, "agents": list(agents),
         "scores": [s["total"] for s in scores], "breakdowns": [dict(s["breakdown"]) for s in scores],
+        "ranks": [s["rank"] for s in scores],
         "winners": [player_name(p) for p in game.winners()],
         "first": player_name(watch.first) if watch.first is not None else None,
         "decisions": watch.decisions, "turns": watch.turns, "rounds": measures.get("rounds"),

@@ -185,8 +185,9 @@ def scores_section(summary: dict[str, Any], ids: Ids) -> str:
     outcomes = summary.get("outcomes") or {}
     m = summary.get("margin") or {}
     text = (f"{pct(outcomes.get('decisive'))} of games have one winner, {pct(outcomes.get('ties'))} end in a tie "
-            f"for first. Winners lead by {num(m.get('mean'))} points on average "
-            f"(95% interval {interval(m.get('interval'))}).")
+            f"for first. Winners lead the runner-up by {num(m.get('mean'))} on average "
+            f"(95% interval {interval(m.get('interval'))}), in the ranking's first measure (fewer points "
+            "where the fewest win).")
     box = ("Boxes: the middle half of games' final totals, the line in each the median, the diamond the mean. "
            "Whiskers reach from the 10th to the 90th percentile; the short dashes mark the lowest and highest "
            "totals seen.")

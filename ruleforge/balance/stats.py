@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine import player_name
+from ..standing import first
 from .intervals import mean_interval, wilson
 
 QUANTILES = {"min": 0.0, "p10": 0.1, "p25": 0.25, "median": 0.5, "p75": 0.75, "p90": 0.9, "max": 1.0}
@@ -92,15 +93,23 @@ def seat_summary(records: list[dict[str, Any]], p: int, agent: str, items: list[
     }
 
 
+def margin(record: dict[str, Any]) -> int | None:
+    """A game's margin of victory, by the ranking: the winner's lead over the runner-up (the
+    best of the others by the ranking key) in the ranking's first expression, so never
+    negative, and 0 when a tie-break decided; None for a tie or a game of one player. In a
+    game of "fewest points" (`ranking for p { -points(p) }`) it is how many fewer points the
+    winner has. A record without ranking keys (`ranks`) is measured by its totals."""
+    if len(record["winners"]) != 1 or len(record["scores"]) < 2:
+        return None
+    w = int(record["winners"][0][1:]) - 1
+    keys = [tuple(k) for k in record.get("ranks") or [[s] for s in record["scores"]]]
+    runner_up = max(k for i, k in enumerate(keys) if i != w)
+    return first(keys[w]) - first(runner_up)
+
+
 def margins(records: list[dict[str, Any]]) -> list[int]:
-    """Per game with one winner: the winner's total minus the best total of the others."""
-    out = []
-    for r in records:
-        if len(r["winners"]) != 1 or len(r["scores"]) < 2:
-            continue
-        w = int(r["winners"][0][1:]) - 1
-        out.append(r["scores"][w] - max(s for i, s in enumerate(r["scores"]) if i != w))
-    return out
+    """The margin of victory of each game with one winner (see `margin`)."""
+    return [m for m in map(margin, records) if m is not None]
 
 
 def first_player(records: list[dict[str, Any]], players: int) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from ..agents import agent_names
 from ..balance import runner
 from ..balance.records import trigger_names
 from ..balance.stats import summarise
+from ..declared import offered_actions
 from ..engine import Game
 from ..rules import Rules
 from .common import (
@@ -102,12 +103,13 @@ def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any
 
 def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Played, seed: int, games: int,
                jobs: int) -> dict[str, Any]:
-    """The Summary of a batch played (the declared actions and items listed even if unused)."""
+    """The Summary of a batch played (the declared actions and items listed even if unused;
+    `pass` only when some decision offers it)."""
     program = rules.program(batch.players, batch.options)
     head = {"rules": batch.path, "game": rules.title, "players": batch.players, "options": batch.options,
             "seed": seed, "requested": games, "interrupted": not played.completed, "failed": played.failed,
             "seconds": played.seconds, "jobs": jobs}
-    actions = list(dict.fromkeys(info.name for info in program.actions))
+    actions = offered_actions(program.model, list(dict.fromkeys(info.name for info in program.actions)))
     items = list(dict.fromkeys(label for _, label in program.items))
     return summarise(played.records, head, names, actions, items, trigger_names(rules.model))
 
