@@ -143,3 +143,21 @@ def restore(prog: Any, data: Any, fail: Any) -> tuple | None:
     if [seat for seat, _a, _b in out] != sorted({seat for seat, _a, _b in out}):
         raise fail("sim", "pending choices must be one per seat, in seat order")
     return (tuple(choosers), index, tuple(out), resume)
+
+
+def pending_problem(game: Game) -> str | None:
+    """What is wrong with a restored state's pending choices: each must be one of its seat's
+    legal actions at this decision (a saved state is untrusted input)."""
+    st = game.state
+    if st.sim is None:
+        return None
+    point = game.program.point_legal[st.options]
+    for seat, aid, args in st.sim[2]:
+        out: list = []
+        try:
+            point(st, seat, out)
+        except Exception as err:
+            raise game._runtime_error(err) from None
+        if (aid, args) not in out:
+            return f"holds a choice of P{seat + 1} that is not one of their legal actions here"
+    return None
