@@ -74,7 +74,8 @@ CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3
            "nakasendo.playthroughs/2p-seed8.txt", "nakasendo.playthroughs/3p-seed9.txt",
            "nakasendo.playthroughs/4p-seed3.txt", "nakasendo.playthroughs/2p-seed6.txt",
            "nakasendo.playthroughs/3p-seed13.txt", "nakasendo.playthroughs/3p-seed3.txt",
-           "nakasendo.playthroughs/4p-seed19.txt", "nakasendo.playthroughs/4p-seed0.txt"]
+           "nakasendo.playthroughs/4p-seed19.txt", "nakasendo.playthroughs/4p-seed0.txt",
+           "sushi_go.playthroughs/2p-seed3.txt", "sushi_go.playthroughs/4p-seed5.txt"]
 
 
 # The rounds each game lasts, from the rulebook: 9, 8 or 5 by player count, then one more round
@@ -269,3 +270,27 @@ def test_naishi_legends_travellers() -> None:
                       26: ["P1 takes the Ryokan on its 7 side"], 45: ["scoring points: P1 +11, P2 -2"]}
     assert [(row["total"], row["rank"]) for row in rec.scores] == [(11, [11, 7]), (-2, [-2, 8])]
     assert rec.text() == recorded("naishi_legends", "2p-seed55.txt")
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (4, 5)])
+def test_sushi_go(players: int, seed: int) -> None:
+    """Checked against a scorer written in the test (tests/test_sushi_go.py's `recomputed`,
+    from the cards the log says were played), and the shape of every turn: each player's
+    "has chosen", then the picks in seat order. By hand (2 players, seed 3, round 1): P1 plays
+    Maki 2, 1, 2, 2 (7 rolls), a Salmon Nigiri before its Wasabi (2), 2 Sashimi and a Dumpling:
+    6 + 2 + 1 = 9; P2 Maki 1, 4 Salmon and an Egg Nigiri, one Tempura, 2 Sashimi: 3 + 8 + 1 = 12.
+    At the end P2 has 4 puddings to P1's 2: +6, and with 2 players P1 loses nothing. (4 players,
+    seed 5): P3 has the most puddings, 4: +6; P1 the fewest, 1: -6."""
+    from test_sushi_go import HAND, recomputed
+
+    rec = record("sushi_go", players, seed)
+    game = rec.game
+    assert [row["total"] for row in rec.scores] == recomputed(game)
+    log = game.log_lines()
+    seats = [f"P{p + 1}" for p in range(players)]
+    turns = [i for i, line in enumerate(log) if line == "P1 has chosen"]
+    assert len(turns) == 3 * HAND[players]
+    for i in turns:
+        assert log[i:i + players] == [f"{s} has chosen" for s in seats]
+        assert [line.split(":")[0] for line in log[i + players:i + 2 * players]] == seats
+    assert rec.text() == recorded("sushi_go", f"{players}p-seed{seed}.txt")
