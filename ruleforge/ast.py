@@ -266,6 +266,16 @@ class Choose(Stmt):
 
 
 @node
+class Together(Stmt):
+    """A simultaneous decision: every player of `players` chooses among these actions at once;
+    the choices run, in seat order, once all are in."""
+
+    players: Expr
+    actions: tuple  # names, with their positions
+    action_pos: tuple
+
+
+@node
 class ScoreStmt(Stmt):
     scoring: str
     into: str

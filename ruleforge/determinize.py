@@ -21,6 +21,9 @@ The deal depends only on what the player can see: the hidden components are take
 before they are shuffled, so two states that differ only in hidden places give the same
 determinization for the same `rng`.
 
+The other seats' pending choices of a `turn together` (taken, not yet run) are drawn again
+among their legal actions: the player has not seen them.
+
 Not resampled, by decision:
 
 - The changeable properties of components travel with their component: the deal redraws
@@ -41,6 +44,8 @@ from __future__ import annotations
 
 import random
 from typing import TYPE_CHECKING
+
+from . import simultaneous
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -102,6 +107,7 @@ def determinize(game: Game, player: int, rng: random.Random) -> Game:
             st.z[zi][i] = c
             st.w[c] = zi
     st.rng = rng.getrandbits(64)
+    simultaneous.resample(out, player, rng)  # the others' pending choices of a `turn together`
     if pool:
         out._refresh_legal()
     return out

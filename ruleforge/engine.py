@@ -8,7 +8,7 @@ import random
 import traceback
 from typing import Any, NamedTuple
 
-from . import runtime
+from . import runtime, simultaneous
 from .ast import Pos
 from .compiler import Program
 from .compiler.pytree import compile_expression
@@ -93,6 +93,7 @@ class Game:
         st.over = False
         st.opt = list(prog.option_values)
         st.steps = 0
+        st.sim = None
         return st
 
     # --- running ---------------------------------------------------------------------
@@ -112,9 +113,9 @@ class Game:
         while True:
             try:
                 for _ in range(LIMITS.blocks_without_decision):
-                    pc = blocks[pc](st)
-                    if pc < 0:
+                    if pc < 0:  # -1: a decision is waiting (one of a `turn together`'s choosers)
                         break
+                    pc = blocks[pc](st)
                 else:
                     raise self._endless_loop(pc)
                 if st.over:
@@ -134,7 +135,7 @@ class Game:
             skipped += 1
             if skipped >= LIMITS.skips_in_a_row:
                 raise self._no_one_can_act(skipped)
-            pc = st.pc
+            pc = st.pc if st.sim is None else simultaneous.next_chooser(self)
 
     # --- errors that name a rule ---------------------------------------------------------
     def _runtime_error(self, err: Exception, fallback: Pos | None = None) -> GameError:
@@ -291,7 +292,7 @@ class Game:
         if self.state.over or self._legal:
             return False
         self.state.log.append(("skip", self.state.chooser))
-        self._advance(skipped=1)
+        self._advance(None if self.state.sim is None else simultaneous.next_chooser(self), skipped=1)
         return True
 
     def apply(self, action: Action | tuple | str) -> None:
@@ -316,6 +317,9 @@ class Game:
     def _apply_unchecked(self, action: tuple) -> None:
         """Apply an action known to be legal (agents and search use this directly)."""
         st = self.state
+        if st.sim is not None:  # a choice of a `turn together`: kept until all are in
+            simultaneous.choose(self, action)
+            return
         if st.steps >= LIMITS.decisions_per_game:
             raise self._too_many_decisions()
         aid, args = action
@@ -359,7 +363,7 @@ class Game:
             self._legal = out
         else:
             st.log.append(("skip", st.chooser))
-            self._advance(st.pc, 1)
+            self._advance(st.pc if st.sim is None else simultaneous.next_chooser(self), 1)
 
     def clone(self) -> Game:
         g = Game.__new__(Game)
@@ -535,6 +539,8 @@ class Game:
             "to_act": player_name(self.current_player) if not st.over else None,
             "over": st.over, "zones": zones, "vars": variables, "seen": seen,
         }
+        if st.sim is not None:
+            view["together"] = simultaneous.shown(self, player)
         if player is not None and player == self.current_player:
             view["legal"] = self.legal_labels()
         if properties:
@@ -710,6 +716,8 @@ class Game:
                 out.append(f"scoring {name}: {pts}")
             elif kind == "skip":
                 out.append(f"{player_name(entry[1])} has no legal action and is skipped")
+            elif kind == "chose":
+                out.append(f"{player_name(entry[1])} has chosen")
         return out
 
     def _log_label(self, aid: int, me: int, args: tuple, secret: bool) -> str:
@@ -760,6 +768,8 @@ class Game:
             "seen": st.seen, "chooser": st.chooser,
             "options": list(st.options), "over": st.over, "opt": st.opt, "steps": st.steps,
         }
+        if st.sim is not None:  # a `turn together` under way (absent otherwise: digests stay as they were)
+            data["sim"] = st.sim
         if with_log:
             data["log"] = [_plain(list(e)) for e in st.log]
         return data

@@ -510,6 +510,11 @@ class _Builder(Transformer_NonRecursive):
         return ast.Turn(self.pos(meta), c[0], c[1])
 
     @v_args(meta=True)
+    def together_stmt(self, meta, c):
+        names = c[1]
+        return ast.Together(self.pos(meta), c[0], tuple(n for n, _ in names), tuple(p for _, p in names))
+
+    @v_args(meta=True)
     def choose_stmt(self, meta, c):
         names = c[0]
         return ast.Choose(self.pos(meta), tuple(n for n, _ in names), tuple(p for _, p in names))

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from . import simultaneous
 from .ast import Pos
 from .checker import check
 from .compiler import Program, compile_program
@@ -166,6 +167,9 @@ class Rules:
         problems = game.invariant_problems()
         if problems:
             raise GameError(f"saved state: {problems[0]}")
+        problem = simultaneous.pending_problem(game)
+        if problem:
+            raise GameError(f"saved state: 'sim' {problem}")
         if not state.over and not game._legal:
             raise GameError(f"saved state: P{state.chooser + 1} is to decide but has no legal action "
                             "(check 'z', 'v', 'p' and 'options')")

@@ -83,6 +83,21 @@ def bounded_text(text: str) -> str:
     return text
 
 
+def together(st: State, seats: list, options: tuple, resume: int) -> int:
+    """Start a simultaneous decision (`turn together`): the seats of `seats`, each once, in
+    seat order, choose one after another; their choices are kept in `st.sim` (choosers, index
+    of the one choosing, pending choices, where to go on) until all are in (see
+    ruleforge/simultaneous.py). Nobody to choose: go on at once."""
+    choosers = tuple(sorted({p for p in seats if p is not None}))
+    if not choosers:
+        return resume
+    st.sim = (choosers, 0, (), resume)
+    st.chooser = choosers[0]
+    st.options = options
+    st.pc = resume
+    return -1
+
+
 class State:
     """Everything that changes while a game runs.
 
@@ -94,7 +109,7 @@ class State:
     """
 
     __slots__ = ("z", "w", "f", "v", "p", "l", "b", "pc", "stack", "rng", "turn", "used", "seen",
-                 "log", "chooser", "options", "over", "opt", "steps")
+                 "log", "chooser", "options", "over", "opt", "steps", "sim")
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -117,6 +132,7 @@ class State:
         s.over = self.over
         s.opt = self.opt
         s.steps = self.steps
+        s.sim = self.sim  # a tuple: shared, never changed in place
         return s
 
 

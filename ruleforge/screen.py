@@ -89,6 +89,12 @@ def render_view(view: dict[str, Any], width: int | None = None) -> list[str]:
     for seen in view.get("seen", []):
         contents = ", ".join(str(c) for c in seen["contents"]) or "nothing"
         lines.append(f"  seen in {seen['zone']}: {contents}")
+    together = view.get("together")
+    if together:  # a simultaneous decision under way: who has chosen, and only one's own choice
+        chosen = ", ".join(together["chosen"]) or "nobody yet"
+        lines.append(f"  choosing together: {', '.join(together['choosers'])}; chosen: {chosen}")
+        if "your_choice" in together:
+            lines.append(f"  your choice: {together['your_choice']}")
     return lines
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import simultaneous
 from .compiler import Program
 from .diagnostics import GameError
 from .model import ANY, PLAYER, Type
@@ -25,7 +26,7 @@ BIGGEST_VALUE = 10 ** NUMBER_DIGITS - 1
 PLAIN_DEPTH = 4
 """Lists inside lists a local value may hold (a list of groups of components is 2)."""
 
-LOG_KINDS = ("act", "say", "score", "skip")
+LOG_KINDS = ("act", "say", "score", "skip", "chose")
 SET_KINDS = ("int", "flag", "text")
 
 
@@ -327,8 +328,8 @@ def _log_problem(prog: Program, entry: Any) -> str | None:
         return f"must be a list starting with one of {', '.join(LOG_KINDS)}"
     kind, rest = entry[0], entry[1:]
     seat = value_problem(prog, PLAYER, rest[0]) if rest else "has no player"
-    if kind == "skip":
-        return None if len(rest) == 1 and seat is None else "must be [\"skip\", player]"
+    if kind in ("skip", "chose"):
+        return None if len(rest) == 1 and seat is None and rest[0] is not None else f"must be [\"{kind}\", player]"
     if kind == "act":
         if len(rest) not in (3, 5) or seat or rest[0] is None or not isinstance(rest[2], list):
             return "must be [\"act\", player, action, [arguments]] (and its label and public label)"
@@ -414,6 +415,9 @@ def state_from_json(prog: Program, data: Any) -> State:
     st.seen = _seen(prog, data)
     st.log = _log(prog, data)
     _decision(prog, data, st)
+    st.sim = None if st.over else simultaneous.restore(prog, data.get("sim"), _fail)
+    if st.sim is not None and (st.chooser != st.sim[0][st.sim[1]] or st.pc != st.sim[3]):
+        raise _fail("sim", "must have the chooser at its index and resume where the rules wait ('pc')")
     _locals_in_scope(prog, st)
     st.opt = _options_played(prog, data)
     st.steps = _int(data, "steps", 0)

@@ -86,7 +86,8 @@ CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3
            "nakasendo.playthroughs/3p-seed13.txt", "nakasendo.playthroughs/3p-seed3.txt",
            "nakasendo.playthroughs/4p-seed19.txt", "nakasendo.playthroughs/4p-seed0.txt",
            *(f"love_letter.playthroughs/{n}p-seed1.txt" for n in (2, 3, 4)),
-           *(f"no_thanks.playthroughs/{n}p-seed0.txt" for n in (3, 5, 7))]
+           *(f"no_thanks.playthroughs/{n}p-seed0.txt" for n in (3, 5, 7)),
+           "sushi_go.playthroughs/2p-seed3.txt", "sushi_go.playthroughs/4p-seed5.txt"]
 
 
 # The rounds each game lasts, from the rulebook: 9, 8 or 5 by player count, then one more round
@@ -322,3 +323,27 @@ def test_no_thanks(players: int) -> None:
     expected = {3: [108, 119, 154], 5: [96, 91, 80, 96, -7], 7: [38, 93, 57, 112, -4, 5, 52]}[players]
     assert [row["total"] for row in rec.scores] == expected
     assert rec.text() == recorded("no_thanks", f"{players}p-seed0.txt")
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (4, 5)])
+def test_sushi_go(players: int, seed: int) -> None:
+    """Checked against a scorer written in the test (tests/test_sushi_go.py's `recomputed`,
+    from the cards the log says were played), and the shape of every turn: each player's
+    "has chosen", then the picks in seat order. By hand (2 players, seed 3, round 1): P1 plays
+    Maki 2, 1, 2, 2 (7 rolls), a Salmon Nigiri before its Wasabi (2), 2 Sashimi and a Dumpling:
+    6 + 2 + 1 = 9; P2 Maki 1, 4 Salmon and an Egg Nigiri, one Tempura, 2 Sashimi: 3 + 8 + 1 = 12.
+    At the end P2 has 4 puddings to P1's 2: +6, and with 2 players P1 loses nothing. (4 players,
+    seed 5): P3 has the most puddings, 4: +6; P1 the fewest, 1: -6."""
+    from test_sushi_go import HAND, recomputed
+
+    rec = record("sushi_go", players, seed)
+    game = rec.game
+    assert [row["total"] for row in rec.scores] == recomputed(game)
+    log = game.log_lines()
+    seats = [f"P{p + 1}" for p in range(players)]
+    turns = [i for i, line in enumerate(log) if line == "P1 has chosen"]
+    assert len(turns) == 3 * HAND[players]
+    for i in turns:
+        assert log[i:i + players] == [f"{s} has chosen" for s in seats]
+        assert [line.split(":")[0] for line in log[i + players:i + 2 * players]] == seats
+    assert rec.text() == recorded("sushi_go", f"{players}p-seed{seed}.txt")

@@ -12,6 +12,7 @@ from ..model import (
     ZONE,
     Type,
     compatible,
+    list_of,
 )
 from .names import DECLARATION_WORDS, Scope
 
@@ -88,6 +89,14 @@ class StatementChecks:
             inner = scope.child(has_me=True, in_turn=True)
             inner.locals["me"] = PLAYER
             self.check_block(s.body, inner)
+        elif isinstance(s, ast.Together):
+            if scope.has_me:
+                self.error(s.pos, "'turn together' cannot stand inside a turn, an action or a trigger",
+                           "write it in the flow or in a phase the flow calls")
+            self.expect(s.players, scope, list_of(PLAYER), "the players who choose together")
+            for name, pos in zip(s.actions, s.action_pos):
+                if name != "pass" and name not in m.actions:
+                    self.error(pos, f"unknown action '{name}'", self.suggest(name, list(m.actions) + ["pass"]))
         elif isinstance(s, ast.Choose):
             if not scope.has_me:
                 self.error(s.pos, "'choose' needs a player", "use it inside a 'turn' or an action")

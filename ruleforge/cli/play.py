@@ -170,6 +170,20 @@ class Session:
         self.seats = make_agents(",".join(table.agents), self.game.players, self.game.seed,
                                  input_fn=_prompt, output_fn=click.echo)
         self.shown = len(self.game.state.log)
+        self.last_human: int | None = None  # the person who chose last, for the hand-over
+
+    def hand_over(self, me: int) -> None:
+        """Several people at one terminal: before another person's decision, a screen that
+        waits for them (the previous one looks away), then pushes the previous screen out of
+        sight, so that nobody sees another's hand or pending choice."""
+        name = player_name(me)
+        echo(f"\n=== {player_name(self.last_human)} is done: hand over to {name} "
+             f"(the others look away); {name}, press Enter ===")
+        try:
+            _prompt("")
+        except EOFError:
+            raise AgentAbort(f"{name} did not take the terminal (end of input)") from None
+        echo("\n" * 60 + f"=== {name} at the terminal ===")
 
     def show_log(self) -> None:
         if not self.quiet:
@@ -197,6 +211,9 @@ class Session:
             human = me in self.humans
             if human:  # what the bots did is on disk while a person thinks
                 writer.save()
+                if self.last_human not in (None, me):
+                    self.hand_over(me)
+                self.last_human = self.viewer = me
             action = self.seats[me].choose(game)
             label = game.legal_labels()[game.legal_actions().index(action)]
             game.apply(action)

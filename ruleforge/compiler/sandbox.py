@@ -22,7 +22,7 @@ ATTRIBUTES = frozenset({
     "opt", "append", "pop", "remove", "extend", "get", "__getitem__",
     # the runtime module's and the limits' names
     "rounds", "bounded_choices", "TooManyChoices", "EndlessLoop", "no_entry", "span", "times", "joined",
-    "bounded_text", "choices",
+    "bounded_text", "choices", "together",
     "blocks_without_decision",
 })
 

@@ -24,7 +24,7 @@ class StatementCompiler:
 
     def stmt_suspends(self, s: ast.Stmt) -> bool:
         """Whether a statement may stop for a decision (so it must be split into blocks)."""
-        if isinstance(s, (ast.Choose, ast.EndGame)):
+        if isinstance(s, (ast.Choose, ast.EndGame, ast.Together)):
             return True
         if isinstance(s, ast.CallPhase):
             if s.name not in self.memo:
@@ -443,6 +443,8 @@ class StatementCompiler:
             e(t.assign(t.attr("st", "pc"), t.const(nxt)))
             e(t.ret(-1))
             self.start(nxt)
+        elif isinstance(s, ast.Together):
+            self.compile_together(s, env)
         elif isinstance(s, ast.EndGame):
             e(t.assign(t.attr("st", "over"), t.const(True)), s.pos)
             e(t.ret(-2))
@@ -485,6 +487,26 @@ class StatementCompiler:
             self.compile_triggered_move(s, env, self.triggers_for(s), True)
         else:  # pragma: no cover
             raise AssertionError(f"unexpected suspending statement {s}")
+
+    def compile_together(self, s: ast.Together, env: Env) -> None:
+        """`turn together S: a, b`: one new turn, then the choosers' decision; the engine collects
+        the choices (ruleforge/simultaneous.py) and runs them before going on at the next block."""
+        for name, pos in zip(s.actions, s.action_pos):
+            decl = self.m.actions.get(name)
+            if decl is not None and self.suspends([x for x in decl.body if not isinstance(x, ast.Require)]):
+                raise RulesError([Diagnostic(pos, f"action '{name}' decides inside its effect (a 'choose', or a "
+                                             "trigger that chooses): 'turn together' runs the choices one after "
+                                             "another once all are in, with no decision between them",
+                                             "offer it in a 'turn' or 'choose' instead")], self.ck.sources)
+        ids = tuple(self.action_ids[a] for a in s.actions)
+        if ids not in self.points:
+            self.points.append(ids)
+        nxt = self.new_block()
+        self.decision_pos[nxt] = s.pos
+        self.emit(t.augassign(t.attr("st", "turn"), "+", t.const(1)), s.pos)
+        self.emit(t.ret(t.call(t.attr("rt", "together"), "st", self.cx(s.players, env), t.const(ids),
+                               t.const(nxt))))
+        self.start(nxt)
 
     def compile_loop(self, s: ast.Stmt, env: Env) -> None:
         e = self.emit
