@@ -4,6 +4,7 @@ tests/test_play_terminal.py."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -141,11 +142,15 @@ def test_step_by_step_action_then_each_parameter() -> None:
     text = script.text
     assert "  1. place: 16 options, e.g. place Lake at 2,3" in script.shown
     assert "  2. mark 3,3" in script.shown  # an action with one option shows its label
-    assert "place: choose t (16 actions left)" in script.shown
+    # each step asks a question from where the values come from, never a parameter's name
+    assert "place: which one (from hand)? (16 actions left)" in script.shown
     assert "  1. Lake (8)     2. Forest (8)" in script.shown
-    assert "place, t = Forest: choose x (8 actions left)" in script.shown
+    assert "place Forest: which cell (on board)? (8 actions left)" in script.shown
     assert "  1. 2,3 (2)   2. 3,2 (2)   3. 3,4 (2)   4. 4,3 (2)" in script.shown  # cells by place
-    assert "place, t = Forest, x = board(P1)[3,4]: choose f (2 actions left)" in text
+    assert "place Forest board(P1)[3,4]: yes or no? (2 actions left)" in text
+    assert ["  1. no: place Forest at 3,4", "  2. yes: place Forest at 3,4 flipped"] == \
+        script.shown[-4:-2]  # a flag as yes/no, each with the action it makes
+    assert not any(re.search(r"choose [a-z] |\btrue\b", line) for line in script.shown)
     assert "-> place Forest at 3,4 flipped" in script.shown
 
 
@@ -156,15 +161,29 @@ def test_back_and_values_typed_by_name() -> None:
 
 
 def test_a_single_value_is_taken_without_asking() -> None:
-    game = tiles(seed=7)  # a hand of two equal tiles: the tile is not asked for
+    labels = [f"take Gem to {n}" for n in range(1, 14)] + ["pass"]
+    keys = [("take", "Gem", str(n), labels[n - 1]) for n in range(1, 14)] + [("pass", "pass")]
+    params = [("which one (from supply)?", "which number?")] * 13 + [()]
+    script = Script("1", "7")
+    chooser = Chooser("P1", labels, keys, params, script.ask, script.shown.append)
+    assert labels[chooser.choose()] == "take Gem to 7"
+    assert not any("which one (from supply)" in line for line in script.shown)  # one gem: not asked
+    assert "take Gem: which number? (13 actions left)" in script.shown
+
+
+def test_alike_actions_count_once_in_a_small_menu() -> None:
+    game = tiles(seed=7)  # a hand of two equal tiles: 18 actions, 10 a person can tell apart
     assert game.view(0)["zones"]["hand(P1)"] == ["Forest", "Forest"]
-    script = Script("1", "3,2", "true")
+    assert len(game.legal_actions()) == 18 and sum("#2" in label for label in game.legal_labels()) == 8
+    script = Script("4")
     assert script.choose(game) == "place Forest at 3,2 flipped"  # of two alike, the first
-    assert not any("choose t " in line for line in script.shown)
+    listed = [line for line in script.shown if re.match(r"  \d+\. ", line)]
+    assert len(listed) == 10 and not any("#2" in line for line in listed)
+    assert "  4. place Forest at 3,2 flipped" in listed and "  10. pass" in listed
+    assert "P1 [1-10]> " in script.shown
     assert "  (actions alike but for a '#2' in their label count once; l lists each)" in script.shown
-    assert "  1. place: 8 options, e.g. place Forest at 2,3" in script.shown
-    assert "place, t = Forest: choose x (8 actions left)" in script.shown
     assert Script("l", "12").choose(tiles(seed=7)) == "place Forest at 3,2 flipped #2"  # the list has each
+    assert Script("l", "b", "10").choose(tiles(seed=7)) == "pass"  # back from the full list
 
 
 def test_actions_with_the_same_pieces_but_other_labels_are_told_apart_by_label() -> None:
@@ -174,7 +193,7 @@ def test_actions_with_the_same_pieces_but_other_labels_are_told_apart_by_label()
     script = Script("2", "2")
     chooser = Chooser("P1", labels, keys, params, script.ask, script.shown.append)
     assert chooser.choose() == 14
-    assert "put, x = a: choose which one (2 actions left)" in script.shown
+    assert "put a: which one? (2 actions left)" in script.shown
     assert "  1. put a              2. put a, face down" in script.shown
 
 
@@ -215,7 +234,7 @@ def test_naishi_large_decision_step_by_step() -> None:
     label = script.choose(game)
     assert label == "develop from pile 2 into Hand 2"
     assert f"P{me + 1}, choose an action:" in script.shown
-    assert "develop: choose x (10 actions left)" in script.shown
+    assert "develop: which cell (on river)? (10 actions left)" in script.shown
 
 
 def test_words_match() -> None:

@@ -22,7 +22,7 @@ COMMAND = [sys.executable, "-m", "ruleforge", "play", TILES, "--agents", "human,
 STEPS = ["1", "2", "3", "2"]  # place, Forest, 3,4, flipped
 BOARD_HEAD = re.compile(r"board\(P1\) \(5 by 5; rows 2-4, columns 2-4 shown\)")
 FIRST_PROMPT = "P1 [1-3, b, l, ?]> "
-SHOWN_AFTER = ["choose t ", "choose x ", "choose f ", "P1: place Forest"]  # what each answer leads to
+SHOWN_AFTER = ["which one (from hand)? ", "which cell (on board)? ", "yes or no? ", "P1: place Forest"]  # what each answer leads to
 DEADLINE = 30.0
 
 
@@ -42,7 +42,8 @@ def check_first_screen(screen: str) -> None:
 
 
 def check_played(screen: str) -> None:
-    assert "place, t = Forest, x = board(P1)[3,4]: choose f (2 actions left)" in screen, screen
+    assert "place Forest board(P1)[3,4]: yes or no? (2 actions left)" in screen, screen
+    assert "  2. yes: place Forest at 3,4 flipped" in screen, screen
     assert "P1: place Forest at 3,4 flipped" in screen, screen
     assert "│ 3 │ · │ Hill │ Forest (flipped) │" in screen, screen
 
