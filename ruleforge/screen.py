@@ -58,11 +58,11 @@ def runs(texts: list[str]) -> list[str]:
     return [text if count == 1 else f"{text} ×{count}" for text, count in out]
 
 
-def render_view(view: dict[str, Any], width: int | None = None, seen_from: int = 0) -> list[str]:
+def render_view(view: dict[str, Any], width: int | None = None, seen_from: int | None = None) -> list[str]:
     """A player's view as short readable lines; empty piles are left out to keep it short,
     grids are drawn as tables (trimmed round what is on them when mostly empty), the
-    variables as a table per player. Only what was revealed from entry `seen_from` of the
-    view's "seen" on is shown (a screen shows a reveal once, when it is new)."""
+    variables as a table per player. Everything the view has seen, or, from entry `seen_from`
+    of its "seen" on, what was newly revealed (a screen shows a reveal once, when it is new)."""
     width = width or screen_width()
     props = view.get("properties", {})
     lines = [f"--- {view['viewer']} sees ({view['game']}) ---"]
@@ -89,9 +89,10 @@ def render_view(view: dict[str, Any], width: int | None = None, seen_from: int =
         elif content:
             lines.append(f"  {key}: {', '.join(runs(contents_text(content, props.get(key))))}")
     lines.extend(render_vars(view["vars"], width))
-    for seen in view.get("seen", [])[seen_from:]:
+    for seen in view.get("seen", [])[seen_from or 0:]:
         contents = ", ".join(str(c) for c in seen["contents"]) or "nothing"
-        lines.append(f"  {'revealed to you' if seen_from else 'seen'} in {seen['zone']}: {contents}")
+        where = "" if seen["zone"] == "a component" else f" in {seen['zone']}"
+        lines.append(f"  {'seen' if seen_from is None else 'revealed to you'}{where}: {contents}")
     return lines
 
 

@@ -22,7 +22,8 @@ COMMAND = [sys.executable, "-m", "ruleforge", "play", TILES, "--agents", "human,
 STEPS = ["1", "2", "3", "2"]  # place, Forest, 3,4, flipped
 BOARD_HEAD = re.compile(r"board\(P1\) \(5 by 5; rows 2-4, columns 2-4 shown\)")
 FIRST_PROMPT = "P1 [1-3, b, l, ?]> "
-SHOWN_AFTER = ["which one (from hand)? ", "which cell (on board)? ", "yes or no? ", "P1: place Forest"]  # what each answer leads to
+# what each answer leads to
+SHOWN_AFTER = ["which one (from hand)? ", "which cell (on board)? ", "yes or no? ", "P1: place Forest"]
 DEADLINE = 30.0
 
 
