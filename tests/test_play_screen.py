@@ -253,3 +253,46 @@ def test_alike_neighbours_in_a_pile_are_counted() -> None:
     view = {"viewer": "P1", "game": "g", "zones": {"supply": ["Token", "Token", "Token", "Tile", "Token"]},
             "vars": {}}
     assert "  supply: Token ×3, Tile, Token" in render_view(view, width=80)
+
+
+# --- what is around the board ---------------------------------------------------------------------
+
+VIEWS = ROOT / "tests" / "synthetic" / "views.rules"
+
+
+def test_variables_are_a_table_per_player_and_flags_read_yes_or_no() -> None:
+    game = ruleforge.load(NAISHI).new_game(2, seed=1)
+    view = game.view(0, properties=True)
+    assert view["vars"]["declared"] is False and view["vars"]["copying"] is None  # the data keeps its types
+    lines = render_view(view, width=60)
+    table = lines.index("         P1  P2")  # a column per player
+    assert lines[table + 1] == "  score   0   0"
+    shared = " ".join(lines[table + 2:])
+    assert "starter: P1" in shared and "declared: no" in shared and "copying: none" in shared
+    assert all(len(line) <= 60 for line in lines[table:])  # shared variables wrap at the width
+    assert not re.search(r"\b(True|False|None)\b", "\n".join(lines))
+    five = render_view(ruleforge.load(HAGAKURE).new_game(5, seed=0).view(0), width=100)
+    assert "          P1  P2  P3  P4  P5" in five and "  tricks   0   0   0   0   0" in five
+
+
+def test_a_variable_seen_by_its_owner_only_leaves_the_others_cells_empty() -> None:
+    from ruleforge.screen import render_vars
+
+    shown = render_vars({"gift(P1)": True, "score(P1)": 3, "score(P2)": 12, "long": list(range(40))}, width=80)
+    assert shown[:3] == ["          P1  P2", "  gift   yes   ·", "  score    3  12"]
+    assert shown[3].startswith("  long: 0, 1, 2") and shown[3].endswith("…") and len(shown[3]) <= 80
+
+
+def test_a_reveal_is_shown_once_and_stays_in_the_view_data() -> None:
+    game = ruleforge.load(VIEWS).new_game(2, seed=1)
+    game.apply("spy the vault")
+    game.apply("pass")
+    said: list[str] = []
+    person = HumanAgent(lambda prompt: "pass", said.append, width=100)
+    assert game.legal_labels()[game.legal_actions().index(person.choose(game))] == "pass"
+    assert "  revealed to you in vault: gem 1, gem 2, gem 3" in said
+    said.clear()
+    person.choose(game)  # the same position drawn again: the reveal is not new any more
+    assert said[0] == "--- P1 sees (Views) ---" and not any("gem 1" in line for line in said)
+    assert game.view(0)["seen"] == [{"zone": "vault", "contents": ["gem 1", "gem 2", "gem 3"]}]
+    assert "  seen in vault: gem 1, gem 2, gem 3" in render_view(game.view(0))  # the whole view, asked for
