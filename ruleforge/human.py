@@ -1,10 +1,12 @@
 """A person at a prompt: the view drawn for them, and a chooser that stays quick when a
 decision has hundreds of legal actions.
 
-A small decision is a numbered list. A large one is chosen step by step: the action, then each
-of its parameters in turn, every step offering only the values that still lead to a legal
-action (a step with one value is taken without asking). At any prompt a person may instead
-type an action's words (`name val 3,4`): a unique match is taken, several narrow the choice.
+A small decision is a numbered list (actions alike but for a `#2` counted once). A large one is
+chosen step by step: the action, then each of its parameters in turn, asked as a question from
+where its values come from (`which one (from hand)?`), every step offering only the values that
+still lead to a legal action (a step with one value is taken without asking). At any prompt a
+person may instead type an action's words (`name val 3,4`): a unique match is taken, several
+narrow the choice. A flag reads yes/no, as everywhere a person reads one.
 """
 
 from __future__ import annotations
@@ -331,12 +333,15 @@ class HumanAgent:
         actions = game.legal_actions()
         keys = []
         params = []
+        asked: dict[int, tuple[str, ...]] = {}  # per action name: its parameters' questions
         for action, label in zip(actions, labels):
             parts = game.action_parts(action)
             kinds = game.program.action_params[action[0]]
             keys.append((parts.name, *(FLAG_WORDS.get(value, value) if kind == "flag" else value
                                        for (_, value), (_, kind) in zip(parts.params, kinds)), label))
-            params.append(questions(game, action[0]))
+            if action[0] not in asked:
+                asked[action[0]] = questions(game, action[0])
+            params.append(asked[action[0]])
         chooser = Chooser(player_name(me), labels, keys, params, self.input_fn, self.output_fn, width)
         return actions[chooser.choose()]
 

@@ -209,6 +209,7 @@ def test_typed_words_and_the_full_list() -> None:
     script = Script("l", "b", "?", "pass")
     assert script.choose(tiles()) == "pass"
     assert any("list every legal action" in line for line in script.shown)
+    assert any("`visible nobody`" in line for line in script.shown)  # how an author keeps bookkeeping off
 
 
 def test_back_out_of_a_narrowing_shows_the_step_again() -> None:
