@@ -148,6 +148,15 @@ def stop_signals() -> Iterator[None]:
             signal.signal(s, handler)
 
 
+def show_position(game: Game, viewer: int | None, seen_from: int | None = None) -> None:
+    """The final position as `viewer` (None: a spectator) sees it; reveals from `seen_from` on
+    (None: none, they were shown when they happened)."""
+    view = game.view(viewer, properties=True)
+    echo("final position:")
+    for line in render_view(view, screen_width(), seen_from=len(view["seen"]) if seen_from is None else seen_from):
+        echo(line)
+
+
 class TooLong(CommandFailed):
     """The game passed --max-decisions: its message already says after how many."""
 
@@ -194,14 +203,9 @@ class Session:
 
     def show_final(self) -> None:
         """The position the game ended in, as the person at the table (else a spectator) sees it."""
-        if self.quiet:
-            return
-        view = self.game.view(self.viewer, properties=True)
-        person = self.seats[self.viewer] if self.viewer is not None else None
-        shown = getattr(person, "seen_shown", {}).get(self.viewer, 0)  # what was revealed is shown once
-        echo("final position:")
-        for line in render_view(view, screen_width(), seen_from=shown):
-            echo(line)
+        if not self.quiet:
+            person = self.seats[self.viewer] if self.viewer is not None else None
+            show_position(self.game, self.viewer, getattr(person, "seen_shown", {}).get(self.viewer, 0))
 
     def play_on(self) -> None:
         game, writer = self.game, self.writer
@@ -281,6 +285,9 @@ def play(file: str | None, players: int | None, seed: int | None, agents: str | 
     if table.resumed_from is not None and game.is_over:
         echo(f"the game in {table.resumed_from} is over: {table.rules.title}, "
              f"final scores after {len(table.steps)} decisions")
+        if not quiet:
+            humans = [seat for seat, name in enumerate(table.agents) if name == "human"]
+            show_position(game, humans[0] if humans else None)
         out_console().print(score_table(game))
         echo(winner_line(game))
         return
