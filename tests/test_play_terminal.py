@@ -71,6 +71,9 @@ def test_play_piped_without_agents_seats_no_person() -> None:
     assert "choose an action" not in proc.stdout and "you are P1" not in proc.stdout
     assert "final position:\n--- spectator sees (Tile grid) ---" in proc.stdout  # no person: a spectator's view
     assert "final scores after 8 decisions" in proc.stdout
+    shown = subprocess.run([*command[:3], "play", "--help"], cwd=ROOT, env=environment(), capture_output=True,
+                           text=True, timeout=60).stdout
+    assert "you play P1 against random agents when this runs at a terminal" in " ".join(shown.split())
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
