@@ -123,7 +123,7 @@ def render_vars(variables: dict[str, Any], width: int) -> list[str]:
     for key, value in variables.items():
         m = PLAYER_KEY.match(key)
         if m:
-            per_player.setdefault(m["name"], {})[m["player"]] = clipped(inert(value_text(value)))
+            per_player.setdefault(m["name"], {})[m["player"]] = inert(value_text(value))
             if m["player"] not in players:
                 players.append(m["player"])
         else:
@@ -133,6 +133,8 @@ def render_vars(variables: dict[str, Any], width: int) -> list[str]:
         players.sort(key=lambda p: int(p[1:]))
         names = {name: clipped(inert(name)) for name in per_player}
         first = max(len(n) for n in names.values())
+        most = max(4, min(MOST_VALUE, (width - 2 - first) // len(players) - 2))  # the table fits the width
+        per_player = {name: {p: clipped(text, most) for p, text in row.items()} for name, row in per_player.items()}
         sizes = [max(len(p), *(len(row.get(p, EMPTY_CELL)) for row in per_player.values())) for p in players]
         lines.append(("  " + " " * first + "".join(f"  {p:>{w}}" for p, w in zip(players, sizes))).rstrip())
         for name, row in per_player.items():

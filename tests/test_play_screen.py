@@ -282,6 +282,9 @@ def test_a_variable_seen_by_its_owner_only_leaves_the_others_cells_empty() -> No
     shown = render_vars({"gift(P1)": True, "score(P1)": 3, "score(P2)": 12, "long": list(range(40))}, width=80)
     assert shown[:3] == ["          P1  P2", "  gift   yes   ·", "  score    3  12"]
     assert shown[3].startswith("  long: 0, 1, 2") and shown[3].endswith("…") and len(shown[3]) <= 80
+    paths = {f"path(P{n})": [f"{r},{c}" for r in range(1, 6) for c in range(1, 6)] for n in range(1, 6)}
+    table = render_vars(paths, width=60)  # five long lists side by side: cut to fit
+    assert len(table) == 2 and all(len(line) <= 60 for line in table) and table[1].startswith("  path  1,1, 1")
 
 
 def test_a_reveal_is_shown_once_and_stays_in_the_view_data() -> None:
