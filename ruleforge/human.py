@@ -1,10 +1,12 @@
 """A person at a prompt: the view drawn for them, and a chooser that stays quick when a
 decision has hundreds of legal actions.
 
-A small decision is a numbered list. A large one is chosen step by step: the action, then each
-of its parameters in turn, every step offering only the values that still lead to a legal
-action (a step with one value is taken without asking). At any prompt a person may instead
-type an action's words (`name val 3,4`): a unique match is taken, several narrow the choice.
+A small decision is a numbered list (actions alike but for a `#2` counted once). A large one is
+chosen step by step: the action, then each of its parameters in turn, asked as a question from
+where its values come from (`which one (from hand)?`), every step offering only the values that
+still lead to a legal action (a step with one value is taken without asking). At any prompt a
+person may instead type an action's words (`name val 3,4`): a unique match is taken, several
+narrow the choice. A flag reads yes/no, as everywhere a person reads one.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from . import ast
 from .diagnostics import GameError
 from .engine import Action, Game, player_name
 from .inert import inert
 from .screen import render_view, screen_width
 
-STEP_THRESHOLD = 12  # more legal actions than this: choose step by step
+STEP_THRESHOLD = 12  # more legal actions than this (alike ones counted once): choose step by step
+ALIKE_NOTE = "  (actions alike but for a '#2' in their label count once; l lists each)"
+FLAG_WORDS = {"true": "yes", "false": "no"}  # a flag as people read it (docs/language.md, strings)
 
 HELP = """\
   a number      the option of that number
@@ -27,7 +32,10 @@ HELP = """\
                 'name val 3,4' finds 'name Value at 3,4'; several matches narrow the choice
   b             back one step (or out of a narrowing, or of the full list)
   l             list every legal action, numbered (then a number picks from that list)
-  ?             this help"""
+  ?             this help
+Below the board: the variables (per-player ones as a table, a column per player) and what was
+revealed to you since your last decision. A rules file keeps a bookkeeping variable off this
+screen by declaring it `visible nobody` (docs/language.md, var)."""
 
 
 class AgentAbort(Exception):
@@ -93,7 +101,7 @@ class Chooser:
         self.who = who
         self.labels = labels
         self.keys = keys  # per action: (name, value of each parameter..., label): unique per action
-        self.params = params  # per action: the names of its parameters
+        self.params = params  # per action: what each of its parameters asks (`which one (from hand)?`)
         # actions a person cannot tell apart: the same pieces, labels the same but for '#2'
         self.alike = [(*key[:-1], re.sub(r" #\d+$", "", key[-1])) for key in keys]
         self.ask = lambda prompt: ask(inert(prompt))  # labels come from the rules file: shown inert
@@ -104,12 +112,16 @@ class Chooser:
     def choose(self) -> int:
         """The index of the chosen action."""
         self.say(f"{self.who}, choose an action:")
-        if len(self.labels) <= STEP_THRESHOLD:
-            return self.from_list(list(range(len(self.labels))), back=False)
+        everything = list(range(len(self.labels)))
+        pool = self.distinct(everything)
+        if len(pool) <= STEP_THRESHOLD:
+            if len(pool) < len(everything):
+                self.say(ALIKE_NOTE)
+            return self.from_list(pool, back=False, full=everything)
         self.say(f"  {len(self.labels)} legal actions, chosen step by step "
                  "(a number, a value or an action's words; b back, l list all, ? help)")
-        if len(self.distinct(range(len(self.labels)))) < len(self.labels):
-            self.say("  (actions alike but for a '#2' in their label count once; l lists each)")
+        if len(pool) < len(self.labels):
+            self.say(ALIKE_NOTE)
         return self.by_steps()
 
     def distinct(self, pool: Iterable[int]) -> list[int]:
@@ -128,8 +140,9 @@ class Chooser:
         except EOFError:  # Ctrl-C is left to the caller, which saves the game and stops
             raise AgentAbort(f"{self.who} stopped answering: game abandoned") from None
 
-    def from_list(self, pool: list[int], back: bool = True) -> int:
-        """A numbered list of actions; raises Back on `b` when there is somewhere to go back to."""
+    def from_list(self, pool: list[int], back: bool = True, full: list[int] | None = None) -> int:
+        """A numbered list of actions; raises Back on `b` when there is somewhere to go back to.
+        `l` lists `full` (every action, alike ones each) when it holds more than `pool`."""
         self.list_actions(pool)
         while True:
             text = self.answer(f"{self.who} [1-{len(pool)}]> ")
@@ -139,6 +152,11 @@ class Chooser:
                 self.say(HELP)
             elif text.lower() == "b" and back:
                 raise Back
+            elif text.lower() == "l" and full is not None and len(full) > len(pool):
+                try:
+                    return self.taken(self.from_list(full))
+                except Back:
+                    self.list_actions(pool)
             elif text.lower() == "l":
                 self.list_actions(pool)
             elif text and not text.isdigit():
@@ -249,6 +267,10 @@ class Chooser:
                 example = next(self.labels[i] for i in candidates if self.keys[i][0] == value)
                 text = example if count == 1 else f"{value}: {count} options, e.g. {example}"
                 self.say(f"  {n}. {text}")
+        elif set(options) <= set(FLAG_WORDS.values()) and all(values[v] == 1 for v in options):
+            for n, value in enumerate(options, 1):  # yes or no: to what, the label says
+                label = next(self.labels[i] for i in candidates if self.keys[i][level] == value)
+                self.say(f"  {n}. {value}: {label}")
         else:
             self.say_all(in_columns([f"{n}. {shown[v]} ({values[v]})" if values[v] > 1 else f"{n}. {shown[v]}"
                                      for n, v in enumerate(options, 1)], self.width))
@@ -258,13 +280,12 @@ class Chooser:
             self.say(line)
 
     def heading(self, first: int, chosen: tuple[str, ...], count: int) -> str:
-        """What this step asks for, after what was chosen so far."""
+        """What this step asks for, after what was chosen so far (the action and its values)."""
         if not chosen:
             return "choose the action:"
-        names = self.params[first]
-        so_far = ", ".join([chosen[0], *(f"{n} = {v}" for n, v in zip(names, chosen[1:]))])
-        what = names[len(chosen) - 1] if len(chosen) <= len(names) else "which one"
-        return f"{so_far}: choose {what} ({count} actions left)"
+        questions = self.params[first]
+        what = questions[len(chosen) - 1] if len(chosen) <= len(questions) else "which one?"
+        return f"{' '.join(chosen)}: {what} ({count} actions left)"
 
     def shown_values(self, candidates: list[int], level: int, options: list[str]) -> dict[str, str]:
         """Values as listed: the cells of one grid by their place alone (`3,4`)."""
@@ -275,11 +296,14 @@ class Chooser:
 
     @staticmethod
     def value_named(low: str, options: list[str], shown: dict[str, str]) -> str | None:
-        """The option typed as its text (in full or as a unique start), listed or full form."""
+        """The option typed as its text (in full or as a unique start), listed or full form;
+        a flag as yes/no or true/false."""
+        names = {v: {v.casefold(), shown[v].casefold(), *(t for t, w in FLAG_WORDS.items() if w == v)}
+                 for v in options}
         for v in options:
-            if low in (v.casefold(), shown[v].casefold()):
+            if low in names[v]:
                 return v
-        starts = [v for v in options if v.casefold().startswith(low) or shown[v].casefold().startswith(low)]
+        starts = [v for v in options if any(name.startswith(low) for name in names[v])]
         return starts[0] if len(starts) == 1 else None
 
 
@@ -294,21 +318,65 @@ class HumanAgent:
         self.input_fn = input_fn
         self.output_fn = output_fn
         self.width = width
+        self.seen_shown: dict[int, int] = {}  # per seat: how many reveals its screen has shown
 
     def choose(self, game: Game) -> Action:
         me = game.current_player
         if me is None:
             raise GameError("the game is over: there is nothing to choose")
         width = self.width or screen_width()
-        for line in render_view(game.view(me, properties=True), width):
+        view = game.view(me, properties=True)
+        for line in render_view(view, width, seen_from=self.seen_shown.get(me, 0)):
             self.output_fn(inert(line))  # names and labels come from files: no control sequence gets out
+        self.seen_shown[me] = len(view["seen"])  # a reveal is shown once; the view keeps listing it
         labels = game.legal_labels()
         actions = game.legal_actions()
         keys = []
         params = []
+        asked: dict[int, tuple[str, ...]] = {}  # per action name: its parameters' questions
         for action, label in zip(actions, labels):
             parts = game.action_parts(action)
-            keys.append((parts.name, *(value for _, value in parts.params), label))
-            params.append(tuple(name for name, _ in parts.params))
+            kinds = game.program.action_params[action[0]]
+            keys.append((parts.name, *(FLAG_WORDS.get(value, value) if kind == "flag" else value
+                                       for (_, value), (_, kind) in zip(parts.params, kinds)), label))
+            if action[0] not in asked:
+                asked[action[0]] = questions(game, action[0])
+            params.append(asked[action[0]])
         chooser = Chooser(player_name(me), labels, keys, params, self.input_fn, self.output_fn, width)
         return actions[chooser.choose()]
+
+
+QUESTIONS = {"comp": "which one", "zone": "where", "player": "which player", "int": "which number",
+             "enum": "which one", "flag": "yes or no"}
+
+
+def questions(game: Game, aid: int) -> tuple[str, ...]:
+    """What each parameter of an action asks a person, from what it takes and where its values
+    come from (`which one (from hand)?`, `which cell (on board)?`, `yes or no?`): the
+    parameter's name is the rules' own shorthand, not a question."""
+    prog = game.program
+    decl = prog.actions[aid].decl
+    out = []
+    for k, (_, kind) in enumerate(prog.action_params[aid]):
+        domain = decl.params[k].domain if decl is not None and k < len(decl.params) else None
+        what = QUESTIONS.get(kind, "which one")
+        source = source_words(domain, prog.zone_base)
+        if kind == "zone" and (source.startswith("on ") or "cell" in source):
+            what = "which cell"
+        out.append(f"{what} ({source})?" if source and kind != "flag" else f"{what}?")
+    return tuple(out)
+
+
+def source_words(domain: Any, zones: dict[str, int]) -> str:
+    """Where a parameter's values come from, in a few words: `from hand` (a zone), `on board`
+    (its cells), `playable tiles` (a def, by its name); empty for a list written out."""
+    if isinstance(domain, ast.Name) and domain.ident in zones:
+        return f"from {domain.ident}"
+    if not isinstance(domain, ast.Call):
+        return ""
+    if domain.func in zones:
+        return f"from {domain.func}"
+    if domain.func == "cells" and domain.args:
+        inner = source_words(domain.args[0], zones)
+        return "on " + inner.removeprefix("from ") if inner.startswith("from ") else "cells"
+    return domain.func.replace("_", " ")

@@ -15,6 +15,8 @@ from .inert import inert
 
 CELL_KEY = re.compile(r"^(?P<grid>.+)\[(?P<row>\d+),(?P<column>\d+)\]$")
 EMPTY_CELL = "·"
+PLAYER_KEY = re.compile(r"^(?P<name>.+)\((?P<player>P\d+)\)$")  # a per-player variable: `score(P2)`
+MOST_VALUE = 24  # a variable's value on the screen is cut past this (a long list)
 
 
 def screen_width() -> int:
@@ -56,9 +58,11 @@ def runs(texts: list[str]) -> list[str]:
     return [text if count == 1 else f"{text} ×{count}" for text, count in out]
 
 
-def render_view(view: dict[str, Any], width: int | None = None) -> list[str]:
+def render_view(view: dict[str, Any], width: int | None = None, seen_from: int | None = None) -> list[str]:
     """A player's view as short readable lines; empty piles are left out to keep it short,
-    grids are drawn as tables (trimmed round what is on them when mostly empty)."""
+    grids are drawn as tables (trimmed round what is on them when mostly empty), the
+    variables as a table per player. Everything the view has seen, or, from entry `seen_from`
+    of its "seen" on, what was newly revealed (a screen shows a reveal once, when it is new)."""
     width = width or screen_width()
     props = view.get("properties", {})
     lines = [f"--- {view['viewer']} sees ({view['game']}) ---"]
@@ -84,17 +88,72 @@ def render_view(view: dict[str, Any], width: int | None = None) -> list[str]:
                 lines.append(f"  {key}: hidden ({content['hidden']})")
         elif content:
             lines.append(f"  {key}: {', '.join(runs(contents_text(content, props.get(key))))}")
-    if view["vars"]:
-        lines.append("  " + "  ".join(f"{k}={v}" for k, v in view["vars"].items()))
-    for seen in view.get("seen", []):
+    lines.extend(render_vars(view["vars"], width))
+    for seen in view.get("seen", [])[seen_from or 0:]:
         contents = ", ".join(str(c) for c in seen["contents"]) or "nothing"
-        lines.append(f"  seen in {seen['zone']}: {contents}")
+        where = "" if seen["zone"] == "a component" else f" in {seen['zone']}"
+        lines.append(f"  {'seen' if seen_from is None else 'revealed to you'}{where}: {contents}")
     together = view.get("together")
     if together:  # a simultaneous decision under way: who has chosen, and only one's own choice
         chosen = ", ".join(together["chosen"]) or "nobody yet"
         lines.append(f"  choosing together: {', '.join(together['choosers'])}; chosen: {chosen}")
         if "your_choice" in together:
             lines.append(f"  your choice: {together['your_choice']}")
+    return lines
+
+
+def value_text(value: Any) -> str:
+    """A variable's value as people read it (docs/language.md, strings): a flag as yes/no,
+    nothing as none, a list by its items."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_text(v) for v in value) if value else "empty"
+    return str(value)
+
+
+def clipped(text: str, most: int = MOST_VALUE) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def render_vars(variables: dict[str, Any], width: int) -> list[str]:
+    """The variables a view shows: per-player ones as a table (a row per variable, a column per
+    player), the shared ones as `name: value` items filling lines up to the width."""
+    per_player: dict[str, dict[str, str]] = {}
+    players: list[str] = []
+    shared = []
+    for key, value in variables.items():
+        m = PLAYER_KEY.match(key)
+        if m:
+            per_player.setdefault(m["name"], {})[m["player"]] = inert(value_text(value))
+            if m["player"] not in players:
+                players.append(m["player"])
+        else:
+            shared.append(clipped(f"{inert(key)}: {inert(value_text(value))}", max(20, width - 4)))
+    lines = []
+    if per_player:
+        players.sort(key=lambda p: int(p[1:]))
+        names = {name: clipped(inert(name)) for name in per_player}
+        first = max(len(n) for n in names.values())
+        most = max(4, min(MOST_VALUE, (width - 2 - first) // len(players) - 2))  # the table fits the width
+        per_player = {name: {p: clipped(text, most) for p, text in row.items()} for name, row in per_player.items()}
+        sizes = [max(len(p), *(len(row.get(p, EMPTY_CELL)) for row in per_player.values())) for p in players]
+        lines.append(("  " + " " * first + "".join(f"  {p:>{w}}" for p, w in zip(players, sizes))).rstrip())
+        for name, row in per_player.items():
+            cells = "".join(f"  {row.get(p, EMPTY_CELL):>{w}}" for p, w in zip(players, sizes))
+            lines.append(f"  {names[name]:<{first}}{cells}")
+    line = ""
+    for item in shared:
+        if line and len(line) + 3 + len(item) > width - 2:
+            lines.append(line)
+            line = ""
+        line = f"{line}   {item}" if line else f"  {item}"
+    if line:
+        lines.append(line)
     return lines
 
 

@@ -249,6 +249,8 @@ def test_resume_an_abandoned_game_and_play_it_out(tmp_path: Path) -> None:
     again = run("play", "--resume", str(log))
     assert again.exit_code == 0
     assert again.stdout.startswith(f"the game in {log} is over: Hagakure, final scores after {len(done['steps'])}")
+    assert "\nfinal position:\n--- spectator sees (Hagakure) ---\n" in again.stdout  # no person at the table
+    assert again.stdout.index("final position:") < again.stdout.index("total")
 
 
 def test_resume_plays_on_with_the_agents_the_log_records(tmp_path: Path) -> None:

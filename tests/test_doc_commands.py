@@ -20,7 +20,9 @@ package imported. A block that shows a file (```json file=PATH, ```rules file=PA
 to PATH at its place in the reading order, so a walk-through can show a file change between
 two commands (tests/test_docs.py checks the last block showing a file against the file).
 `pip install -e '.[dev]' && REST` is not installed again: the install is what `.ci/run` does,
-so the test asserts that `.ci/run` runs exactly the README's test command and runs only REST. A
+so the test asserts that `.ci/run` runs exactly the README's test command and runs only REST;
+`pip install -e . && REST` (a player's install) runs REST too, and tests/test_core_install.py
+checks that REST needs none of the extras. A
 test command (`python -m pytest ...`, the README's or the long fuzz run's) is never run: it
 would run this test again; pytest run on a designer's folder of the docs (`python -m pytest
 docs/examples/...`) is. Snapshots and recorded playthroughs such a folder records are removed
@@ -49,6 +51,7 @@ COMMAND_STARTS = ("ruleforge ", "python ", "pip ", "sed ")
 DOCS_PYTEST = "python -m pytest docs/"  # pytest on a designer's folder of the docs: it runs
 EXIT_LINE = re.compile(r"^\(exit status (\d+)\)$")
 INSTALL = "pip install -e '.[dev]' && "
+CORE_INSTALL = "pip install -e . && "  # a player's install: what follows runs with the core packages alone
 TEST_COMMAND = "python -m pytest"
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```", re.S | re.M)
 COMMAND_TIMEOUT = 600  # a hang guard only: the slowest command (a bench) takes well under this
@@ -139,6 +142,8 @@ def runnable_part(command: DocCommand) -> str | None:
         return None
     if text.startswith(INSTALL):
         text = text[len(INSTALL):]
+    elif text.startswith(CORE_INSTALL):
+        text = text[len(CORE_INSTALL):]
     elif text.startswith("pip "):
         return None
     # the test commands (the README's, the long fuzz run) would run this test again, or take long
@@ -302,6 +307,7 @@ def test_the_extraction_rules() -> None:
     assert [(c.text, c.expected) for c in commands] == [
         ("ruleforge check a.rules", ["a.rules: ok", ""]), ("python x.py", [])]
     assert runnable_part(DocCommand("d.md", INSTALL + "ruleforge check a.rules")) == "ruleforge check a.rules"
+    assert runnable_part(DocCommand("d.md", CORE_INSTALL + "ruleforge check a.rules")) == "ruleforge check a.rules"
     assert runnable_part(DocCommand("d.md", "RULEFORGE_FUZZ_EXAMPLES=9 python -m pytest tests/fuzz")) is None
     assert runnable_part(DocCommand("d.md", "python -m pytest docs/examples/x")) == "python -m pytest docs/examples/x"
     failing = DocCommand("d.md", "ruleforge test x.rules", ["FAIL  a", "", "(exit status 1)", ""])
@@ -312,6 +318,12 @@ def test_the_extraction_rules() -> None:
     assert not output_matches(["a", "b"], ["a", "...", "d"])
     assert output_matches(["26 passed in 0.51s"], ["26 passed in ..."])
     assert not output_matches(["25 passed in 0.51s"], ["26 passed in ..."])
+
+
+def test_the_readme_first_command_installs_only_the_core() -> None:
+    """A player simulates without the dev extra (Ray, matplotlib, hypothesis, ruff)."""
+    first = next(c.text for c in COMMANDS if c.where.startswith("README.md"))
+    assert first.startswith(CORE_INSTALL + "ruleforge simulate "), first
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:

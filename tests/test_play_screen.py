@@ -4,6 +4,7 @@ tests/test_play_terminal.py."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -141,11 +142,15 @@ def test_step_by_step_action_then_each_parameter() -> None:
     text = script.text
     assert "  1. place: 16 options, e.g. place Lake at 2,3" in script.shown
     assert "  2. mark 3,3" in script.shown  # an action with one option shows its label
-    assert "place: choose t (16 actions left)" in script.shown
+    # each step asks a question from where the values come from, never a parameter's name
+    assert "place: which one (from hand)? (16 actions left)" in script.shown
     assert "  1. Lake (8)     2. Forest (8)" in script.shown
-    assert "place, t = Forest: choose x (8 actions left)" in script.shown
+    assert "place Forest: which cell (on board)? (8 actions left)" in script.shown
     assert "  1. 2,3 (2)   2. 3,2 (2)   3. 3,4 (2)   4. 4,3 (2)" in script.shown  # cells by place
-    assert "place, t = Forest, x = board(P1)[3,4]: choose f (2 actions left)" in text
+    assert "place Forest board(P1)[3,4]: yes or no? (2 actions left)" in text
+    assert ["  1. no: place Forest at 3,4", "  2. yes: place Forest at 3,4 flipped"] == \
+        script.shown[-4:-2]  # a flag as yes/no, each with the action it makes
+    assert not any(re.search(r"choose [a-z] |\btrue\b", line) for line in script.shown)
     assert "-> place Forest at 3,4 flipped" in script.shown
 
 
@@ -156,15 +161,29 @@ def test_back_and_values_typed_by_name() -> None:
 
 
 def test_a_single_value_is_taken_without_asking() -> None:
-    game = tiles(seed=7)  # a hand of two equal tiles: the tile is not asked for
+    labels = [f"take Gem to {n}" for n in range(1, 14)] + ["pass"]
+    keys = [("take", "Gem", str(n), labels[n - 1]) for n in range(1, 14)] + [("pass", "pass")]
+    params = [("which one (from supply)?", "which number?")] * 13 + [()]
+    script = Script("1", "7")
+    chooser = Chooser("P1", labels, keys, params, script.ask, script.shown.append)
+    assert labels[chooser.choose()] == "take Gem to 7"
+    assert not any("which one (from supply)" in line for line in script.shown)  # one gem: not asked
+    assert "take Gem: which number? (13 actions left)" in script.shown
+
+
+def test_alike_actions_count_once_in_a_small_menu() -> None:
+    game = tiles(seed=7)  # a hand of two equal tiles: 18 actions, 10 a person can tell apart
     assert game.view(0)["zones"]["hand(P1)"] == ["Forest", "Forest"]
-    script = Script("1", "3,2", "true")
+    assert len(game.legal_actions()) == 18 and sum("#2" in label for label in game.legal_labels()) == 8
+    script = Script("4")
     assert script.choose(game) == "place Forest at 3,2 flipped"  # of two alike, the first
-    assert not any("choose t " in line for line in script.shown)
+    listed = [line for line in script.shown if re.match(r"  \d+\. ", line)]
+    assert len(listed) == 10 and not any("#2" in line for line in listed)
+    assert "  4. place Forest at 3,2 flipped" in listed and "  10. pass" in listed
+    assert "P1 [1-10]> " in script.shown
     assert "  (actions alike but for a '#2' in their label count once; l lists each)" in script.shown
-    assert "  1. place: 8 options, e.g. place Forest at 2,3" in script.shown
-    assert "place, t = Forest: choose x (8 actions left)" in script.shown
     assert Script("l", "12").choose(tiles(seed=7)) == "place Forest at 3,2 flipped #2"  # the list has each
+    assert Script("l", "b", "10").choose(tiles(seed=7)) == "pass"  # back from the full list
 
 
 def test_actions_with_the_same_pieces_but_other_labels_are_told_apart_by_label() -> None:
@@ -174,7 +193,7 @@ def test_actions_with_the_same_pieces_but_other_labels_are_told_apart_by_label()
     script = Script("2", "2")
     chooser = Chooser("P1", labels, keys, params, script.ask, script.shown.append)
     assert chooser.choose() == 14
-    assert "put, x = a: choose which one (2 actions left)" in script.shown
+    assert "put a: which one? (2 actions left)" in script.shown
     assert "  1. put a              2. put a, face down" in script.shown
 
 
@@ -190,6 +209,7 @@ def test_typed_words_and_the_full_list() -> None:
     script = Script("l", "b", "?", "pass")
     assert script.choose(tiles()) == "pass"
     assert any("list every legal action" in line for line in script.shown)
+    assert any("`visible nobody`" in line for line in script.shown)  # how an author keeps bookkeeping off
 
 
 def test_back_out_of_a_narrowing_shows_the_step_again() -> None:
@@ -215,7 +235,7 @@ def test_naishi_large_decision_step_by_step() -> None:
     label = script.choose(game)
     assert label == "develop from pile 2 into Hand 2"
     assert f"P{me + 1}, choose an action:" in script.shown
-    assert "develop: choose x (10 actions left)" in script.shown
+    assert "develop: which cell (on river)? (10 actions left)" in script.shown
 
 
 def test_words_match() -> None:
@@ -234,3 +254,49 @@ def test_alike_neighbours_in_a_pile_are_counted() -> None:
     view = {"viewer": "P1", "game": "g", "zones": {"supply": ["Token", "Token", "Token", "Tile", "Token"]},
             "vars": {}}
     assert "  supply: Token ×3, Tile, Token" in render_view(view, width=80)
+
+
+# --- what is around the board ---------------------------------------------------------------------
+
+VIEWS = ROOT / "tests" / "synthetic" / "views.rules"
+
+
+def test_variables_are_a_table_per_player_and_flags_read_yes_or_no() -> None:
+    game = ruleforge.load(NAISHI).new_game(2, seed=1)
+    view = game.view(0, properties=True)
+    assert view["vars"]["declared"] is False and view["vars"]["copying"] is None  # the data keeps its types
+    lines = render_view(view, width=60)
+    table = lines.index("         P1  P2")  # a column per player
+    assert lines[table + 1] == "  score   0   0"
+    shared = " ".join(lines[table + 2:])
+    assert "starter: P1" in shared and "declared: no" in shared and "copying: none" in shared
+    assert all(len(line) <= 60 for line in lines[table:])  # shared variables wrap at the width
+    assert not re.search(r"\b(True|False|None)\b", "\n".join(lines))
+    five = render_view(ruleforge.load(HAGAKURE).new_game(5, seed=0).view(0), width=100)
+    assert "          P1  P2  P3  P4  P5" in five and "  tricks   0   0   0   0   0" in five
+
+
+def test_a_variable_seen_by_its_owner_only_leaves_the_others_cells_empty() -> None:
+    from ruleforge.screen import render_vars
+
+    shown = render_vars({"gift(P1)": True, "score(P1)": 3, "score(P2)": 12, "long": list(range(40))}, width=80)
+    assert shown[:3] == ["          P1  P2", "  gift   yes   ·", "  score    3  12"]
+    assert shown[3].startswith("  long: 0, 1, 2") and shown[3].endswith("…") and len(shown[3]) <= 80
+    paths = {f"path(P{n})": [f"{r},{c}" for r in range(1, 6) for c in range(1, 6)] for n in range(1, 6)}
+    table = render_vars(paths, width=60)  # five long lists side by side: cut to fit
+    assert len(table) == 2 and all(len(line) <= 60 for line in table) and table[1].startswith("  path  1,1, 1")
+
+
+def test_a_reveal_is_shown_once_and_stays_in_the_view_data() -> None:
+    game = ruleforge.load(VIEWS).new_game(2, seed=1)
+    game.apply("spy the vault")
+    game.apply("pass")
+    said: list[str] = []
+    person = HumanAgent(lambda prompt: "pass", said.append, width=100)
+    assert game.legal_labels()[game.legal_actions().index(person.choose(game))] == "pass"
+    assert "  revealed to you in vault: gem 1, gem 2, gem 3" in said
+    said.clear()
+    person.choose(game)  # the same position drawn again: the reveal is not new any more
+    assert said[0] == "--- P1 sees (Views) ---" and not any("gem 1" in line for line in said)
+    assert game.view(0)["seen"] == [{"zone": "vault", "contents": ["gem 1", "gem 2", "gem 3"]}]
+    assert "  seen in vault: gem 1, gem 2, gem 3" in render_view(game.view(0))  # the whole view, asked for

@@ -22,7 +22,8 @@ COMMAND = [sys.executable, "-m", "ruleforge", "play", TILES, "--agents", "human,
 STEPS = ["1", "2", "3", "2"]  # place, Forest, 3,4, flipped
 BOARD_HEAD = re.compile(r"board\(P1\) \(5 by 5; rows 2-4, columns 2-4 shown\)")
 FIRST_PROMPT = "P1 [1-3, b, l, ?]> "
-SHOWN_AFTER = ["choose t ", "choose x ", "choose f ", "P1: place Forest"]  # what each answer leads to
+# what each answer leads to
+SHOWN_AFTER = ["which one (from hand)? ", "which cell (on board)? ", "yes or no? ", "P1: place Forest"]
 DEADLINE = 30.0
 
 
@@ -42,7 +43,8 @@ def check_first_screen(screen: str) -> None:
 
 
 def check_played(screen: str) -> None:
-    assert "place, t = Forest, x = board(P1)[3,4]: choose f (2 actions left)" in screen, screen
+    assert "place Forest board(P1)[3,4]: yes or no? (2 actions left)" in screen, screen
+    assert "  2. yes: place Forest at 3,4 flipped" in screen, screen
     assert "P1: place Forest at 3,4 flipped" in screen, screen
     assert "│ 3 │ · │ Hill │ Forest (flipped) │" in screen, screen
 
@@ -55,6 +57,23 @@ def test_play_with_answers_piped() -> None:
     check_first_screen(proc.stdout)
     check_played(proc.stdout)
     assert re.search(r"final scores after 8 decisions", proc.stdout), proc.stdout
+    # the position the game ended in, as P1 sees it, between the last move and the scores
+    end = proc.stdout[proc.stdout.rindex("final position:"):]
+    assert end.index("--- P1 sees (Tile grid) ---") < end.index("final scores after 8 decisions"), end
+    assert "Forest (flipped)" in end.split("final scores")[0], end
+
+
+def test_play_piped_without_agents_seats_no_person() -> None:
+    command = [sys.executable, "-m", "ruleforge", "play", TILES, "--seed", "3"]
+    proc = subprocess.run(command, cwd=ROOT, env=environment(), input="", capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "choose an action" not in proc.stdout and "you are P1" not in proc.stdout
+    assert "final position:\n--- spectator sees (Tile grid) ---" in proc.stdout  # no person: a spectator's view
+    assert "final scores after 8 decisions" in proc.stdout
+    shown = subprocess.run([*command[:3], "play", "--help"], cwd=ROOT, env=environment(), capture_output=True,
+                           text=True, timeout=60).stdout
+    assert "you play P1 against random agents when this runs at a terminal" in " ".join(shown.split())
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
@@ -94,6 +113,37 @@ def test_play_in_a_pseudo_terminal() -> None:
             read_until(shown)
         check_played(read_until(FIRST_PROMPT, 2))  # the next decision's first step
         os.write(master, b"\x04")  # end of input: the game is abandoned, saying how to go on
+        proc.wait(timeout=DEADLINE)
+        assert proc.returncode == 1
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_play_at_a_terminal_without_agents_seats_a_person_at_p1() -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    command = [sys.executable, "-m", "ruleforge", "play", TILES, "--seed", "3"]
+    proc = subprocess.Popen(command, cwd=ROOT, env=environment(), stdin=slave, stdout=slave, stderr=slave,
+                            close_fds=True)
+    os.close(slave)
+    seen = ""
+    try:
+        end = time.monotonic() + DEADLINE
+        while FIRST_PROMPT not in seen:
+            left = end - time.monotonic()
+            assert left > 0, f"no prompt in:\n{seen}"
+            if select.select([master], [], [], left)[0]:
+                chunk = os.read(master, 65536)
+                assert chunk, seen
+                seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+        assert "you are P1; P2 random (--agents chooses who plays each seat)" in seen, seen
+        assert "P1, choose an action:" in seen, seen
+        os.write(master, b"\x04")  # end of input: the game is abandoned
         proc.wait(timeout=DEADLINE)
         assert proc.returncode == 1
     finally:

@@ -233,15 +233,21 @@ AGENTS_HELP = ("Agents, one per seat: random, greedy, human, mcts:N (a search of
                "seats with its last name (human,random: P1 human, the others random).")
 
 
-def game_options(func: Callable[..., Any]) -> Callable[..., Any]:
+def game_options(func: Callable[..., Any], agents_default: str = "random") -> Callable[..., Any]:
     """The flags that say which game to start: players, seed, agents, options."""
     func = click.option("-o", "--option", "option", multiple=True, metavar="NAME=VALUE",
                         help="Set a game option (repeatable).")(func)
-    func = click.option("--agents", default=None, help=AGENTS_HELP + "  [default: random]")(func)
+    func = click.option("--agents", default=None, help=AGENTS_HELP + f"  [default: {agents_default}]")(func)
     func = click.option("--seed", type=int, default=None, help="Seed of the (first) game.  [default: 0]")(func)
     func = click.option("--players", "-p", type=int, default=None,
                         help="Number of players [default: the fewest the game allows].")(func)
     return func
+
+
+def play_game_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`game_options` for `play`, whose default seats a person at a terminal."""
+    return game_options(func, "human,random at a terminal (you are P1, the others random); "
+                              "random when input is piped in")
 
 
 def limit_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -18,18 +18,19 @@ from ..agents import AgentAbort, UntrustedAgent, agent_names, make_agents, recor
 from ..diagnostics import GameError
 from ..engine import Game, player_name
 from ..rules import Rules
+from ..screen import render_view, screen_width
 from .common import (
     EXIT_INTERRUPTED,
     CommandFailed,
     echo,
     fail,
     game_limits,
-    game_options,
     guarded,
     limit_options,
     load_rules,
     out_console,
     parse_options,
+    play_game_options,
     resolve_players,
     score_table,
     too_many_decisions,
@@ -78,7 +79,13 @@ def new_table(file: str, players: int | None, seed: int | None, agents: str | No
     n = resolve_players(rules, players)
     options = parse_options(rules, option)
     game = rules.new_game(n, 0 if seed is None else seed, options)
-    return Table(rules, file, game, options, agent_names(agents or "random", n), log_path, [])
+    return Table(rules, file, game, options, agent_names(agents or default_agents(), n), log_path, [])
+
+
+def default_agents() -> str:
+    """Without --agents: a person at P1 when there is one at the terminal, the others random;
+    answers piped in (a script, a test) play no one, every seat random."""
+    return "human,random" if sys.stdin.isatty() else "random"
 
 
 def resumed_table(resume_path: str, file: str | None, players: int | None, seed: int | None,
@@ -141,6 +148,15 @@ def stop_signals() -> Iterator[None]:
             signal.signal(s, handler)
 
 
+def show_position(game: Game, viewer: int | None, seen_from: int | None = None) -> None:
+    """The final position as `viewer` (None: a spectator) sees it; reveals from `seen_from` on
+    (None: none, they were shown when they happened)."""
+    view = game.view(viewer, properties=True)
+    echo("final position:")
+    for line in render_view(view, screen_width(), seen_from=len(view["seen"]) if seen_from is None else seen_from):
+        echo(line)
+
+
 class TooLong(CommandFailed):
     """The game passed --max-decisions: its message already says after how many."""
 
@@ -199,6 +215,12 @@ class Session:
             for line in self.game.log_lines(recent, viewer=self.viewer)[-count:]:
                 echo(line)
 
+    def show_final(self) -> None:
+        """The position the game ended in, as the person at the table (else a spectator) sees it."""
+        if not self.quiet:
+            person = self.seats[self.viewer] if self.viewer is not None else None
+            show_position(self.game, self.viewer, getattr(person, "seen_shown", {}).get(self.viewer, 0))
+
     def play_on(self) -> None:
         game, writer = self.game, self.writer
         while not game.is_over:
@@ -251,7 +273,7 @@ class Session:
 
 @click.command()
 @click.argument("file", required=False)
-@game_options
+@play_game_options
 @click.option("--resume", "resume_path", metavar="LOG.json",
               help="Continue the game of a log written by --log, checking every step (FILE, if given, "
                    "is the rules to use), with the agents the log records unless --agents is given. The game goes on "
@@ -266,7 +288,9 @@ def play(file: str | None, players: int | None, seed: int | None, agents: str | 
          max_decisions: int | None, max_skips: int | None) -> None:
     """Play one game, printing what happens; human seats see only their own view.
 
-    FILE is the rules; with --resume it may be left out (the log names its rules).
+    FILE is the rules; with --resume it may be left out (the log names its rules). Without
+    --agents, you play P1 against random agents when this runs at a terminal; with input
+    piped in, every seat is random.
     """
     if resume_path is None:
         if file is None:
@@ -278,6 +302,9 @@ def play(file: str | None, players: int | None, seed: int | None, agents: str | 
     if table.resumed_from is not None and game.is_over:
         echo(f"the game in {table.resumed_from} is over: {table.rules.title}, "
              f"final scores after {len(table.steps)} decisions")
+        if not quiet:
+            humans = [seat for seat, name in enumerate(table.agents) if name == "human"]
+            show_position(game, humans[0] if humans else None)
         out_console().print(score_table(game))
         echo(winner_line(game))
         return
@@ -285,7 +312,11 @@ def play(file: str | None, players: int | None, seed: int | None, agents: str | 
     header = log_header(table.rules, table.rules_path, table.log_path, game.players, game.seed,
                         table.options, table.agents)
     session = Session(table, LogWriter(table.log_path, header, table.steps, game), quiet)
+    if agents is None and "human" in table.agents and table.resumed_from is None:
+        echo(f"you are P1; {'P2' if game.players == 2 else f'P2-P{game.players}'} random "
+             "(--agents chooses who plays each seat)")
     session.run(max_decisions, max_skips)
+    session.show_final()
     if save_path:
         write_json(save_path, game.to_json(), "state")
     echo(f"{table.rules.title}: final scores after {len(table.steps)} decisions")
