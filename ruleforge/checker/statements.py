@@ -53,9 +53,9 @@ class StatementChecks:
         elif isinstance(s, ast.Shuffle):
             self.expect(s.zone, scope, ZONE, "the zone to shuffle")
         elif isinstance(s, ast.Sort):
-            self.expect(s.zone, scope, ZONE, "the zone to sort")
+            zone = self.expect(s.zone, scope, ZONE, "the zone to sort")
             inner = scope.child(pure=True)
-            inner.locals[s.var] = self.loop_element(s.zone, scope)
+            inner.locals[s.var] = Type("comp") if zone.kind == "zone" else ANY
             self.expect(s.key, inner, INT, "a sort key")
         elif isinstance(s, ast.Swap):
             a = self.expr(s.left, scope)
