@@ -16,7 +16,7 @@ import pytest
 from ruleforge.engine import player_name
 
 GAMES = ["../games/hagakure.rules", "../games/naishi.rules", "../games/naishi_legends.rules",
-         "../games/nakasendo.rules", "../games/nakasendo_wide.rules"]
+         "../games/nakasendo.rules", "../games/nakasendo_wide.rules", "../games/kingdomino.rules"]
 
 pytestmark = pytest.mark.ruleforge_rules(*GAMES)
 
