@@ -207,6 +207,15 @@ class Shuffle(Stmt):
 
 
 @node
+class Sort(Stmt):
+    """`sort c in Z by key`: Z's components reordered, smallest key at the bottom (stable)."""
+
+    var: str
+    zone: Expr
+    key: Expr
+
+
+@node
 class Swap(Stmt):
     left: Expr
     right: Expr

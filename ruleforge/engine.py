@@ -261,7 +261,7 @@ class Game:
         if value is None:
             return "none"
         if kind == "comp" and isinstance(value, int):
-            return self.program.comp_label[value]
+            return self.program.shown_label(self.state, value)
         if kind == "zone" and isinstance(value, int):
             return self.program.zones[value].key
         if kind == "player" and isinstance(value, int):
@@ -515,6 +515,8 @@ class Game:
         prog = self.program
         st = self.state
         labels = prog.comp_label
+        if prog.live_labels:  # some labels read properties: each as it reads now
+            labels = [prog.shown_label(st, c) for c in range(len(labels))]
         zones: dict[str, Any] = {}
         for zi, info in enumerate(prog.zones):
             key = info.key

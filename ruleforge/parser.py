@@ -457,6 +457,10 @@ class _Builder(Transformer_NonRecursive):
         return ast.Shuffle(self.pos(meta), c[0])
 
     @v_args(meta=True)
+    def sort_stmt(self, meta, c):
+        return ast.Sort(self.pos(meta), str(c[0]), c[1], c[2])
+
+    @v_args(meta=True)
     def swap_stmt(self, meta, c):
         return ast.Swap(self.pos(meta), c[0], c[1])
 

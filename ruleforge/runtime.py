@@ -169,6 +169,28 @@ def shuffle(st: State, zi: int) -> None:
         f[c] = -1
 
 
+def shown_label(st: State, c, labels: list, live: list) -> str:
+    """A component's label as it reads now: a label that reads changeable properties is
+    rendered from the state, any other is the text worked out when the game was built."""
+    render = live[c]
+    return labels[c] if render is None else render(st, c)
+
+
+def sort_zone(st: State, zi: int, keys: list) -> None:
+    """`sort c in Z by key`: the zone's components reordered by their keys, smallest at the
+    bottom, equal keys in their old order (a key of none sorts first). No component changes
+    zone, so nothing fires and no capacity is at stake."""
+    z = st.z[zi]
+    order = sorted(range(len(z)), key=lambda i: (keys[i] is not None, keys[i] or 0))
+    z[:] = [z[i] for i in order]
+
+
+def sorted_by_key(pairs: list) -> list:
+    """`sorted(x for x in S by key)`: the items by (key, item) pairs, smallest key first,
+    stable; a key of none sorts first."""
+    return [item for key, item in sorted(pairs, key=lambda pair: (pair[0] is not None, pair[0] or 0))]
+
+
 # --- moving components -------------------------------------------------------------------
 
 

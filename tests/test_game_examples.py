@@ -17,7 +17,7 @@ from ruleforge.engine import player_name
 
 GAMES = ["../games/hagakure.rules", "../games/naishi.rules", "../games/naishi_legends.rules",
          "../games/nakasendo.rules", "../games/nakasendo_wide.rules", "../games/love_letter.rules",
-         "../games/no_thanks.rules", "../games/sushi_go.rules"]
+         "../games/no_thanks.rules", "../games/sushi_go.rules", "../games/kingdomino.rules"]
 
 pytestmark = pytest.mark.ruleforge_rules(*GAMES)
 

@@ -22,7 +22,7 @@ from .names import AGGREGATES, CONSTANTS, END_FLAGS, FUNCTIONS, Scope
 
 SIDE = Type("enum", "side")
 # aggregates that need `by`, and what their key is
-KEYED = {"argmax": "key", "argmin": "key", "longest_paths": "segments"}
+KEYED = {"argmax": "key", "argmin": "key", "sorted": "key", "longest_paths": "segments"}
 
 
 class ExpressionChecks:
@@ -311,7 +311,7 @@ class ExpressionChecks:
         return ANY
 
     def grid_function(self, e: ast.Call, f: str, ts: list[Type]) -> Type:
-        """cell, cells, row, column, adjacent, top_of, owner: positions on grids and zones."""
+        """cell, cells, row, column, adjacent, neighbour, top_of, owner: positions on grids and zones."""
         def need(i: int, kinds: tuple[str, ...], what: str) -> None:
             if ts[i].kind not in kinds + ("any",):
                 self.error(e.args[i].pos, f"'{f}' needs {what}, not {ts[i]}")
@@ -346,6 +346,11 @@ class ExpressionChecks:
             if not compatible(SIDE, ts[0]):
                 self.error(e.args[0].pos, f"'opposite' needs a side, not {ts[0]}")
             return SIDE
+        if f == "neighbour":
+            need(0, ("zone", "comp"), "a cell or a component on a grid")
+            if not compatible(SIDE, ts[1]):
+                self.error(e.args[1].pos, f"'neighbour' needs a side, not {ts[1]}")
+            return Type("zone", ts[0].name if ts[0].kind == "zone" else "")
         if f in ("rows", "columns", "span_rows", "span_columns"):
             need(0, ("grid",), "a grid zone")
             if len(ts) > 1:
@@ -375,7 +380,7 @@ class ExpressionChecks:
             self.error(e.item.pos, f"'longest_paths' goes through cells of a grid, not {item}")
         if e.key is not None:
             if e.func not in KEYED:
-                self.error(e.key.pos, f"'by' belongs to argmax, argmin and longest_paths, not '{e.func}'")
+                self.error(e.key.pos, f"'by' belongs to argmax, argmin, sorted and longest_paths, not '{e.func}'")
             elif e.func == "longest_paths":
                 self.expect(e.key, inner, list_of(list_of(SIDE)), "a cell's segments")
             else:
@@ -408,7 +413,7 @@ class ExpressionChecks:
             return item
         if f in ("argmax", "argmin"):
             return item
-        if f == "list":
+        if f in ("list", "sorted"):
             return list_of(item)
         if f in ("groups", "longest_paths"):
             return list_of(list_of(item))

@@ -13,12 +13,13 @@ from ..model import (
 
 # Built-in functions over a collection or a generator `f(x for x in source if cond)`.
 AGGREGATES = {"count", "sum", "min", "max", "any", "every", "first", "last", "argmax", "argmin",
-              "distinct", "list", "groups", "longest_paths"}
+              "distinct", "list", "sorted", "groups", "longest_paths"}
 # Built-in functions with plain arguments: name -> (min args, max args).
 FUNCTIONS = {"next": (1, 1), "prev": (1, 1), "random": (1, 1), "abs": (1, 1), "index": (1, 1),
              "zone_of": (1, 1), "cell": (3, 3), "cells": (1, 1), "row": (1, 1), "column": (1, 1),
              "adjacent": (1, 1), "top_of": (1, 1), "owner": (1, 1), "counted_as": (1, 1),
-             "room": (1, 1), "capacity": (1, 1), "opposite": (1, 1), "rows": (1, 1), "columns": (1, 1),
+             "room": (1, 1), "capacity": (1, 1), "opposite": (1, 1), "neighbour": (2, 2),
+             "rows": (1, 1), "columns": (1, 1),
              "span_rows": (1, 2), "span_columns": (1, 2)}
 # Enums every rules file has: `side` names the four sides of a grid cell (paths through cells).
 BUILTIN_ENUMS = {"side": ("north", "east", "south", "west")}

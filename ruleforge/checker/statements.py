@@ -53,6 +53,11 @@ class StatementChecks:
                 self.error(s.pos, f"'deal' needs a per-player zone; '{s.zone}' is shared")
         elif isinstance(s, ast.Shuffle):
             self.expect(s.zone, scope, ZONE, "the zone to shuffle")
+        elif isinstance(s, ast.Sort):
+            zone = self.expect(s.zone, scope, ZONE, "the zone to sort")
+            inner = scope.child(pure=True)
+            inner.locals[s.var] = Type("comp") if zone.kind == "zone" else ANY
+            self.expect(s.key, inner, INT, "a sort key")
         elif isinstance(s, ast.Swap):
             a = self.expr(s.left, scope)
             b = self.expr(s.right, scope)

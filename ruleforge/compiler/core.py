@@ -63,6 +63,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.slot_scope: dict[int, tuple[int, int]] = {}  # local -> blocks [first, end) where it is set
         self.where: ast.Pos | None = None  # the rule being compiled, for what Python refuses
         self.log_templates: list = []
+        self.live_kinds: set[str] = set()  # kinds whose label reads properties (compile_live_labels)
 
     # --- blocks -----------------------------------------------------------------------
     def new_block(self) -> int:
@@ -112,6 +113,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.comp_attrs = []
         self.layout()
         self.build_components()
+        self.live_src = self.compile_live_labels()
         self.comp_label = [self.component_label(c) for c in range(len(self.comp_kind))]
         for label in self.extras:
             template = self.comp_label.index(label)
@@ -148,6 +150,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         label_src += [self.compile_visibility(i, cond) for i, cond in enumerate(self.vis_conds)]
         label_src += [f for i, inv in enumerate(self.m.invariants) for f in self.compile_invariant(i, inv)]
         label_src += [self.compile_measure(i, m) for i, m in enumerate(self.m.measures.values())]
+        label_src += list(self.live_src.values())
         score_src = [self.compile_scoring(s) for s in self.m.scorings.values()]
         rank_src = self.compile_ranking()
         module = self.assemble(legal_src, label_src, score_src, rank_src)
@@ -204,9 +207,11 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         ns = self.base_namespace()
         ns["LBL"] = self.comp_label
         ns["LOGT"] = self.log_templates
+        ns["LIVE"] = live = []  # filled once the module has made the label functions
         ns["PRE"] = pre = []
         ns["FIRED"] = [0] * len(self.m.triggers)
         exec(code, ns)  # noqa: S102 - a tree the compiler built; texts of the rules are constants in it
+        live.extend(ns[self.live_src[kind].name] if kind in self.live_src else None for kind in self.comp_kind)
         for k in range(len(self.precomputed)):
             try:
                 per_player = [ns[f"pre_{k}"](me) for me in range(self.n)]
@@ -248,6 +253,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             measures=[(m.label, m.pos, ns[f"measure_{i}"]) for i, m in enumerate(self.m.measures.values())],
             action_params=[self.param_kinds(info) for info in self.actions],
             decision_pos=self.decision_pos, slot_types=self.slot_types, slot_scope=self.slot_scope,
+            live_labels=live if self.live_src else [],
         )
         program.apply_records = [
             (program.state_labels[aid], ns.get(f"act_{aid}") or ns.get(f"enter_{aid}") or _stay,
@@ -290,14 +296,33 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             label = self._labels_made[key] = self._make_label(kind, attrs_)
         return label
 
+    def compile_live_labels(self) -> dict[str, py.FunctionDef]:
+        """Per kind whose label reads changeable properties: a function `(st, c) -> text`
+        that renders it from the state when it is shown. Labels of attributes only are
+        worked out once, when the game is built (`component_label`); no rule pays for these."""
+        out = {}
+        for i, (kind, info) in enumerate(self.m.kinds.items()):
+            if info.decl.label is None:
+                continue
+            env = Env({name: t.sub(f"A_{name}", "c") for name in info.attrs})
+            for p in info.props:
+                env.names[p] = t.sub(t.sub("P", self.prop_index[p]), "c")
+            self.where = info.decl.label.pos
+            code = self.cx_text(info.decl.label, env)
+            if reads_state(code):
+                self.live_kinds.add(kind)
+                out[kind] = t.function(f"kind_label_{i}", ["st", "c"], state_aliases() + [t.ret(code)])
+        return out
+
     def _make_label(self, kind: str, attrs_: dict) -> str:
         info = self.m.kinds[kind]
         if info.decl.label is None:
             shown = ", ".join(f"{k}: {runtime.show(v)}" for k, v in attrs_.items() if v not in (None, False))
             return f"{kind}({shown})" if shown else kind
         env = Env({name: t.literal_code(value) for name, value in attrs_.items()})
-        for p in info.props:
-            env.names[p] = t.const(None)
+        for p in info.props:  # a label that reads them is named as it reads at the start
+            default = info.props[p].default if kind in self.live_kinds else None
+            env.names[p] = t.literal_code(self.eval_const(default)) if default is not None else t.const(None)
         code = self.cx_text(info.decl.label, env)
         if self._label_ns is None:
             self._label_ns = self.base_namespace()

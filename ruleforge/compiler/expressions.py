@@ -83,6 +83,10 @@ class ExpressionCompiler:
                 parts.append(part)
             else:
                 kind = self.ck.types.get(part)
+                if kind is not None and kind.kind == "comp" and self.live_kinds:
+                    parts.append(("text",))  # as the component reads now, not when the log is read
+                    values.append(self.show(kind, self.cx(part, env)))
+                    continue
                 parts.append((kind.kind if kind else "any",))
                 values.append(self.cx(part, env))
         return parts, values
@@ -93,6 +97,8 @@ class ExpressionCompiler:
             kind = _element(kind)
         name = kind.kind if kind is not None else "any"
         if name == "comp":
+            if self.live_kinds:  # some label reads properties: rendered from the state
+                return t.call("shown_label", "st", code, "LBL", "LIVE")
             return t.sub("LBL", code)
         if name == "player":
             return t.binop(t.const("P"), "+", t.call("str", t.binop(code, "+", t.const(1))))
@@ -500,6 +506,8 @@ class ExpressionCompiler:
             return t.sub("OWNER" if first_kind == "comp" else "ZOWNER", a[0])
         if f == "opposite":
             return t.sub("OPPOSITE", a[0])
+        if f == "neighbour":  # the cell beyond that side (none at the edge, off a grid, or for no side)
+            return t.call(t.attr(t.sub("TOWARD", where), "get"), a[1])
         if f in ("rows", "columns"):
             return t.const(self.grid_of(args[0])[f == "columns"])
         if f in ("span_rows", "span_columns"):
@@ -593,6 +601,8 @@ class ExpressionCompiler:
             return t.call("len", t.setcomp(item, generators))
         if f == "list":
             return t.listcomp(item, generators)
+        if f == "sorted":  # stable: items with equal keys keep the order of the source
+            return t.call("sorted_by_key", t.listcomp(t.tuple_([self.cx(e.key, inner), item]), generators))
         if f in ("argmax", "argmin"):
             key = self.cx(e.key, inner)
             fn = "max" if f == "argmax" else "min"
@@ -699,7 +709,7 @@ def gives_text(node: py.expr) -> bool:
     if isinstance(node, py.IfExp):
         return gives_text(node.body) and gives_text(node.orelse)
     if isinstance(node, py.Call):
-        return isinstance(node.func, py.Name) and node.func.id in ("show", "str")
+        return isinstance(node.func, py.Name) and node.func.id in ("show", "str", "shown_label")
     if isinstance(node, py.Subscript):
         return isinstance(node.value, py.Name) and node.value.id == "LBL"
     return False

@@ -185,13 +185,15 @@ class LayoutCompiler:
             "pop_frame": runtime.pop_frame, "split_by": runtime.split_by, "counts_as_value": runtime.counts_as_value,
             "counted_as": runtime.counted_as,
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
-            "arg_best": runtime.arg_best, "product": itertools.product,
+            "arg_best": runtime.arg_best, "sorted_by_key": runtime.sorted_by_key, "sort_zone": runtime.sort_zone,
+            "shown_label": runtime.shown_label, "product": itertools.product,
             "table_lookup": runtime.table_lookup, "TBL": self.tables, "ONCE": (0,),
             "GROUPS": {},  # connected groups already worked out, by the cells they cover
             "longest_paths": geometry.longest_paths, "extent": geometry.extent, "span_with": geometry.span_with,
             "OPPOSITE": geometry.OPPOSITE, "UNSET": invariants.UNSET,
             "PATHS": {},  # longest paths already worked out, by the cells and their segments
             "NEAR": self.neighbours(),
+            "TOWARD": self.toward(),
             "KIND": tuple(getattr(self, "comp_kind", ())),
             "KINDS": {**dict(enumerate(getattr(self, "comp_kind", ()))), None: None},  # none too
             "keep": runtime.keep, "shared": runtime.shared,
@@ -249,6 +251,14 @@ class LayoutCompiler:
             tuple(index.get((z.name, z.owner, z.row + dr, z.column + dc)) for dr, dc in geometry.SIDE_STEPS.values())
             if z.row is not None else None
             for z in zones)
+
+    def toward(self) -> dict:
+        """For each zone index (and none): the cells beyond each side, by side name, for
+        `neighbour(x, s)`; a zone that is not a cell, or none, has no neighbour."""
+        out: dict = {None: {}}
+        for i, near in enumerate(self.neighbours()):
+            out[i] = {} if near is None else {side: j for side, j in zip(geometry.SIDE_STEPS, near) if j is not None}
+        return out
 
     def adjacency(self) -> tuple:
         """For each zone index: the orthogonally adjacent cells of the same grid instance."""

@@ -94,6 +94,14 @@ class Program:
     decision_pos: dict = attrs.Factory(dict)  # block resuming after a decision -> its choose/turn statement
     slot_types: list = attrs.Factory(list)  # per persistent local (`st.l`): the type of what it holds
     slot_scope: dict = attrs.Factory(dict)  # local -> the blocks [first, end) where it always holds a value
+    # per component: None, or the function `(st, c) -> text` of a label that reads properties,
+    # rendered when the component is shown (`comp_label` holds its label as built, its name)
+    live_labels: list = attrs.Factory(list)
+
+    def shown_label(self, st, c: int) -> str:
+        """A component as people see it now: its label, rendered afresh if it reads properties."""
+        live = self.live_labels[c] if self.live_labels else None
+        return self.comp_label[c] if live is None else live(st, c)
 
     @property
     def source(self) -> str:

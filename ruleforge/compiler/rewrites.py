@@ -124,6 +124,8 @@ def reads_state(node: py.AST) -> bool:
             return True
         if isinstance(n, py.Attribute) and isinstance(n.value, py.Name) and n.value.id == "st":
             return True
+        if isinstance(n, py.Call) and isinstance(n.func, py.Name) and n.func.id == "shown_label":
+            return True  # a label that reads properties
     return False
 
 

@@ -212,6 +212,14 @@ class StatementCompiler:
                     self.emit_capacity_check(t.name("_zi"), caps)
         elif isinstance(s, ast.Shuffle):
             e(t.expr(t.call("shuffle", "st", self.cx(s.zone, env))), s.pos)
+        elif isinstance(s, ast.Sort):
+            zone = t.name(f"_sz{next(self.fresh)}")
+            e(t.assign(t.clone(zone), self.cx(s.zone, env)), s.pos)
+            inner = env.child()
+            var = f"g_{s.var}_{next(self.fresh)}"
+            inner.names[s.var] = t.name(var)
+            keys = t.listcomp(self.cx(s.key, inner), [t.comp(var, t.sub("Z", t.clone(zone)), [])])
+            e(t.expr(t.call("sort_zone", "st", t.clone(zone), keys)), s.pos)
         elif isinstance(s, ast.Swap):
             zones = self.ck.types[s.left].kind == "zone"
             left, right = self.cx(s.left, env), self.cx(s.right, env)
