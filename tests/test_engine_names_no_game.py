@@ -13,8 +13,11 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted((ROOT / "games").glob("*.rules"))
 
 
-# the games' own card names that are plain words (the title and compound names are found below)
-CARD_WORDS = {"Tempura", "Sashimi", "Dumpling", "Maki", "Nigiri", "Wasabi", "Chopsticks", "Pudding"}
+# The games' own card names, which the titles and compound names found below do not give. Love
+# Letter's Guard and King are left out: they are plain words of programming (a "guard" is a test
+# in generated code).
+CARD_WORDS = {"Tempura", "Sashimi", "Dumpling", "Maki", "Nigiri", "Wasabi", "Chopsticks", "Pudding",
+              "Priest", "Baron", "Handmaid", "Prince", "Countess", "Princess"}
 
 
 def game_words() -> set[str]:
@@ -29,11 +32,6 @@ def game_words() -> set[str]:
     # source_text: a Nakasendo helper and a ruleforge function, a plain name both chose;
     # Letter (Love Letter) is a plain word too, as the lexer's "letter" shows
     return words - {"Great", "Paddies", "Legends", "Travellers", "short", "wide", "source_text", "Letter"}
-
-
-# The games' own card names, where they are not plain words of programming (Love Letter's Guard
-# and King are: a "guard" is a test in generated code).
-CARD_WORDS = {"Priest", "Baron", "Handmaid", "Prince", "Countess", "Princess"}
 
 
 def test_ruleforge_names_no_game() -> None:
