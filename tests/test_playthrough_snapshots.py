@@ -50,7 +50,7 @@ from test_no_thanks import check_game as check_no_thanks
 
 import ruleforge
 from ruleforge.playthrough import Playthrough, playthrough
-from ruleforge.testing.playthroughs import parse_header, playthroughs_dir
+from ruleforge.testing.playthroughs import parse_header, playthroughs_dir, typed_options
 
 GAMES = Path(__file__).parents[1] / "games"
 
@@ -76,6 +76,11 @@ def test_every_recorded_playthrough_is_checked_here() -> None:
     assert files == sorted(CHECKED)
 
 
+# Kingdomino's records are played by greedy agents (one with both optional rules): their file
+# names, as `ruleforge playthrough --save` writes them.
+KINGDOMINO = ["2p-seed1-greedy", "2p-seed5-greedy-middle_kingdom=true-harmony=true", "3p-seed2-greedy",
+              "4p-seed3-greedy"]
+
 CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3.txt",
            "hagakure.playthroughs/4p-seed0.txt", "hagakure.playthroughs/4p-seed5.txt",
            "hagakure.playthroughs/5p-seed1.txt", "naishi.playthroughs/2p-seed3.txt",
@@ -87,7 +92,8 @@ CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3
            "nakasendo.playthroughs/4p-seed19.txt", "nakasendo.playthroughs/4p-seed0.txt",
            *(f"love_letter.playthroughs/{n}p-seed1.txt" for n in (2, 3, 4)),
            *(f"no_thanks.playthroughs/{n}p-seed0.txt" for n in (3, 5, 7)),
-           "sushi_go.playthroughs/2p-seed3.txt", "sushi_go.playthroughs/4p-seed5.txt"]
+           "sushi_go.playthroughs/2p-seed3.txt", "sushi_go.playthroughs/4p-seed5.txt",
+           *(f"kingdomino.playthroughs/{name}.txt" for name in KINGDOMINO)]
 
 
 # The rounds each game lasts, from the rulebook: 9, 8 or 5 by player count, then one more round
@@ -347,3 +353,34 @@ def test_sushi_go(players: int, seed: int) -> None:
         assert log[i:i + players] == [f"{s} has chosen" for s in seats]
         assert [line.split(":")[0] for line in log[i + players:i + 2 * players]] == seats
     assert rec.text() == recorded("sushi_go", f"{players}p-seed{seed}.txt")
+
+
+@pytest.mark.parametrize("name", KINGDOMINO)
+def test_kingdomino(name: str) -> None:
+    """Replayed from the header's agents and options, and checked by tests/test_kingdomino.py's
+    own reading of the final kingdoms: each player's points per terrain equal a flood fill of
+    the board as the spectator's view shows it, and no invariant is broken. Read by hand (2
+    players, seed 1, greedy as it follows the ranking): each line sorted by number; the kings
+    play in the order of their dominoes on the line (#4 P2, #15 P1, #39 P1, #48 P2, then #38 P1,
+    #41 P2, #43 P2, #44 P1); every placement touches the castle or its own terrain; P1's #25
+    discarded when nothing fits; both kingdoms within 5x5 (P1 rows 2-6, columns 4-8); P1 31 =
+    wheat 2 (5,4-6,4 with a crown) + forest 1 + grassland 8 (four squares, two crowns) + swamp
+    20 (five squares, four crowns), ranking 31, 5, 8; P2 34 = 1 + 1 + lake 9 + grassland 6 +
+    swamp 2 + mine 15, ranking 34, 6, 15. With both options (seed 5): three discards, so no
+    Harmony; neither castle in the middle (P1 rows 4-8, P2 columns 5-9), so no Middle Kingdom;
+    P2's lake of four squares and three crowns: 12."""
+    from test_kingdomino import TERRAINS, kingdom, score_by_hand
+
+    text = recorded("kingdomino", f"{name}.txt")
+    header = parse_header(text.split("\n", 1)[0], name)
+    rules = ruleforge.load(GAMES / "kingdomino.rules")
+    rec = playthrough(rules, header.players, header.seed, agents=list(header.agents),
+                      options=typed_options(rules, header, name))
+    assert rec.over and rec.game is not None and rec.error is None
+    game = rec.game
+    assert game.invariant_problems() == []
+    for seat, row in enumerate(game.scores()):
+        by_hand = score_by_hand(kingdom(game, seat))
+        assert row["breakdown"]["Wheat field"] == by_hand["Wheat"]
+        assert all(row["breakdown"][t] == by_hand[t] for t in TERRAINS[1:])
+    assert rec.text() == text
