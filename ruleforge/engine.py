@@ -157,6 +157,10 @@ class Game:
         if isinstance(err, runtime.NoTableEntry):
             return GameError(f"{_where(pos)}: a table here has no entry for {runtime.show(err.args[0])} (add that key, "
                              "a 'k+' key or 'else')", pos)
+        if isinstance(err, runtime.OutOfRange):
+            index, size = err.args
+            return GameError(f"{_where(pos)}: list index {index} is out of range: the list has {size} "
+                             f"item{'' if size == 1 else 's'} (they count from 0)", pos)
         if isinstance(err, runtime.EndlessLoop):
             rounds = LIMITS.blocks_without_decision
             return GameError(f"{_where(pos)}: this loop ran {rounds:,} rounds without a decision: it never ends "

@@ -293,7 +293,8 @@ class _Builder(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def phase_decl(self, meta, c):
-        return ast.PhaseDecl(self.pos(meta), str(c[0]), c[1])
+        params = tuple(p for p in c[1:-1] if p is not None)
+        return ast.PhaseDecl(self.pos(meta), str(c[0]), c[-1], params)
 
     @v_args(meta=True)
     def flow_decl(self, meta, c):
@@ -532,7 +533,7 @@ class _Builder(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def call_stmt(self, meta, c):
-        return ast.CallPhase(self.pos(meta), str(c[0]))
+        return ast.CallPhase(self.pos(meta), str(c[0]), tuple(x for x in c[1:] if x is not None))
 
     # --- expressions --------------------------------------------------------------
     @v_args(meta=True)
@@ -549,6 +550,10 @@ class _Builder(Transformer_NonRecursive):
     @v_args(meta=True)
     def attr(self, meta, c):
         return ast.Attr(self.pos(meta), c[0], str(c[1]))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return ast.Index(self.pos(meta), c[0], c[1])
 
     @v_args(meta=True)
     def call(self, meta, c):

@@ -394,6 +394,22 @@ def pop_frame(st: State) -> int:
     return pc
 
 
+class OutOfRange(Exception):
+    """`xs[i]` with i outside the list; `args` is (i, the list's length). The engine reports it
+    at the `[...]`."""
+
+
+def item_at(items, i):
+    """`xs[i]`, counted from 0. Outside the list (a negative i too: nothing counts from the
+    end) it is an error, not none: a wrong index is a mistake in the rules, best seen where it
+    is made rather than as a none far from it."""
+    if items is None:
+        raise TypeError("list indices of a NoneType: the list is none")
+    if 0 <= i < len(items):
+        return items[i]
+    raise OutOfRange(i, len(items))
+
+
 class NoTableEntry(Exception):
     """A table without `else` was looked up with a subject none of its keys takes; `args` is
     (the subject,). The engine reports it at the rule."""

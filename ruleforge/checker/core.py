@@ -88,7 +88,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         for p in self.model.phases.values():
             if p.name not in self._phases_checked:
                 self._phases_checked.add(p.name)
-                self.check_block(p.body, Scope())
+                self.check_block(p.body, self.phase_scope(p, Scope()))
         if self.model.ranking is not None:
             r = self.model.ranking
             scope = Scope(locals={r.player: PLAYER}, pure=True)

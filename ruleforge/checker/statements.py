@@ -111,13 +111,25 @@ class StatementChecks:
             pass
         elif isinstance(s, ast.CallPhase):
             if s.name not in m.phases:
+                for a in s.args:
+                    self.expr(a, scope)
                 hint = self.suggest(s.name, m.phases)
                 if s.name in DECLARATION_WORDS:
                     hint = f"'{s.name}' starts a declaration: declarations belong at the top level, not in a block"
                 if s.name in m.actions:
                     hint = f"'{s.name}' is an action: offer it with 'turn p: {s.name}' or 'choose: {s.name}'"
+                if s.name in m.defs:
+                    hint = f"'{s.name}' is a def, a value: use it in an expression ('let x = {s.name}...')"
                 self.error(s.pos, f"unknown phase '{s.name}'", hint)
-            elif self._statements_checked > LIMITS.compiled_statements and not self._no_inline_phases:
+                return
+            phase = m.phases[s.name]
+            if len(s.args) != len(phase.params):
+                wanted = ", ".join(f"{p.name}: {self.resolve_type(p.type)}" for p in phase.params)
+                self.error(s.pos, f"phase '{s.name}' takes {len(phase.params)} argument(s), {len(s.args)} given",
+                           f"call it as {s.name}({wanted})" if phase.params else f"call it as {s.name}")
+            for param, a in zip(phase.params, s.args):
+                self.expect(a, scope, self.resolve_type(param.type), f"argument '{param.name}' of phase '{s.name}'")
+            if self._statements_checked > LIMITS.compiled_statements and not self._no_inline_phases:
                 # phases each calling the one before twice: checking each call would never end
                 self._no_inline_phases = True
                 self.error(s.pos, f"the rules compile to more than {LIMITS.compiled_statements:,} statements: "
@@ -126,10 +138,19 @@ class StatementChecks:
             elif s.name not in self._phase_stack and not self._no_inline_phases:
                 self._phases_checked.add(s.name)
                 self._phase_stack.append(s.name)
-                self.check_block(m.phases[s.name].body, scope)
+                self.check_block(phase.body, self.phase_scope(phase, scope))
                 self._phase_stack.pop()
         else:  # pragma: no cover - the parser builds no other statement
             self.error(s.pos, f"unsupported statement {type(s).__name__}")
+
+    def phase_scope(self, phase: ast.PhaseDecl, scope: Scope) -> Scope:
+        """Where a phase's body is checked: the caller's scope with the parameters bound."""
+        if not phase.params:
+            return scope
+        inner = scope.child()
+        for param in phase.params:
+            inner.locals[param.name] = self.resolve_type(param.type)
+        return inner
 
     def assign(self, s: ast.Assign, scope: Scope) -> None:
         m = self.model

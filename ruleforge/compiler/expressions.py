@@ -114,6 +114,8 @@ class ExpressionCompiler:
             if e.attr in self.prop_index:
                 return t.sub(t.sub("P", self.prop_index[e.attr]), obj)
             return t.sub(f"A_{e.attr}", obj)
+        if isinstance(e, ast.Index):
+            return t.call("item_at", self.cx(e.obj, env), self.cx(e.index, env))
         if isinstance(e, ast.Call):
             return self.cx_call(e, env)
         if isinstance(e, ast.GenCall):

@@ -185,7 +185,7 @@ class LayoutCompiler:
             "pop_frame": runtime.pop_frame, "split_by": runtime.split_by, "counts_as_value": runtime.counts_as_value,
             "counted_as": runtime.counted_as,
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
-            "arg_best": runtime.arg_best, "product": itertools.product,
+            "arg_best": runtime.arg_best, "item_at": runtime.item_at, "product": itertools.product,
             "table_lookup": runtime.table_lookup, "TBL": self.tables, "ONCE": (0,),
             "GROUPS": {},  # connected groups already worked out, by the cells they cover
             "longest_paths": geometry.longest_paths, "extent": geometry.extent, "span_with": geometry.span_with,
