@@ -336,10 +336,11 @@ def _connected(cells: tuple, adjacency: tuple) -> list[list[int]]:
     return sorted(sorted(part) for part in joined.to_sets())
 
 
-def arg_best(pairs: list, highest: bool):
-    """The item of the first (key, item) pair with the highest (or lowest) key; none if empty."""
+def arg_best(pairs: list, highest: bool, nothing=None):
+    """The item of the first (key, item) pair with the highest (or lowest) key; `nothing` if empty
+    (none, or false for a flag attribute read of the item)."""
     if not pairs:
-        return None
+        return nothing
     best_key, best = pairs[0]
     for key, item in pairs[1:]:
         if (key > best_key) if highest else (key < best_key):
@@ -392,6 +393,11 @@ def pop_frame(st: State) -> int:
     pc, start, values = st.stack.pop()
     st.l[start:start + len(values)] = values
     return pc
+
+
+def attr_or(table, c, default):
+    """An attribute or property of c, or `default` when c is none (`top_of(x).colour`)."""
+    return default if c is None else table[c]
 
 
 class OutOfRange(Exception):

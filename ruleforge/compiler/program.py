@@ -94,6 +94,7 @@ class Program:
     decision_pos: dict = attrs.Factory(dict)  # block resuming after a decision -> its choose/turn statement
     slot_types: list = attrs.Factory(list)  # per persistent local (`st.l`): the type of what it holds
     slot_scope: dict = attrs.Factory(dict)  # local -> the blocks [first, end) where it always holds a value
+    operand_map: dict = attrs.Factory(dict)  # (line, column) -> (what, operands' positions): see pytree.operands
 
     @property
     def source(self) -> str:
@@ -109,8 +110,11 @@ class Env:
         self.names = {k: pytree.code(v) for k, v in (names or {}).items()}
         self.me = None if me is None else pytree.code(me)
         self.types = dict(types or {})  # an inlined def's parameters: the arguments' own types
+        self.nullable: set[str] = set()  # locals that may hold none (a `let` of an empty zone's top)
 
     def child(self) -> Env:
-        return Env(self.names, self.me, self.types)
+        inner = Env(self.names, self.me, self.types)
+        inner.nullable = set(self.nullable)
+        return inner
 
 

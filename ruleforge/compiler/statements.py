@@ -189,6 +189,7 @@ class StatementCompiler:
         e = self.emit
         if isinstance(s, ast.Let):
             value = self.cx(s.value, env)
+            self.note_nullable(s.name, s.value, value, env, env)
             target = self.local(s.name, env, persistent, self.ck.types.get(s.value))
             e(t.assign(t.clone(target), value), s.pos)
         elif isinstance(s, ast.Assign):
@@ -280,9 +281,17 @@ class StatementCompiler:
         params = self.m.phases[s.name].params
         values = [self.cx(a, env) for a in s.args]
         for param, value, arg in zip(params, values, s.args):
+            self.note_nullable(param.name, arg, value, env, inner)
             target = self.local(param.name, inner, persistent, self.ck.types.get(arg))
             self.emit(t.assign(t.clone(target), value), s.pos)
         return inner
+
+    def note_nullable(self, name: str, e: ast.Expr, code: t.Code, env: Env, into: Env) -> None:
+        """A local given a component that may be none: its attributes are read with a guard."""
+        if self.may_be_none(e, code, env):
+            into.nullable.add(name)
+        else:
+            into.nullable.discard(name)
 
     def compile_plain_if(self, s: ast.If, env: Env) -> None:
         """`if ... elif ... else` with no decision inside, as one Python `if` chain."""
