@@ -36,6 +36,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         self.def_types: dict[str, Type] = {}
         self._def_stack: list[str] = []
         self._player_var_writes: list[tuple[str, ast.Pos]] = []
+        self.declared_twice: set[str] = set()  # names dropped as a second declaration: not reported again
+        self._word_runs: dict[int, list] = {}  # a bare word starting a line of them -> the whole run
         self._phases_checked: set[str] = set()  # phases checked at a call (in the caller's scope)
         self._phase_stack: list[str] = []
         self._no_inline_phases = False  # a phase cycle or chain too deep: check each phase alone
