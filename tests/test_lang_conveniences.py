@@ -160,3 +160,18 @@ def test_postfixes_the_grammar_cannot_take_are_explained(tmp_path: Path) -> None
                     "components { T() in t }\nflow { n = first(list(xs for x in 1..2))[1] + top_of(t).parts[0][0] }\n")
     game = ruleforge.load(path).new_game(2, seed=0)
     assert game.view(None)["vars"]["n"] == 2 + 7
+
+
+def test_a_local_holding_none_keeps_its_care_in_an_inlined_def(tmp_path: Path) -> None:
+    path = tmp_path / "let.rules"
+    path.write_text('game "l"\nplayers 2\nenum Colour { Red, Blue }\nkind Tile { colour: Colour }\nzone z: pile\n'
+                    'var r: flag = true\ndef red(t: Tile) = t.colour == Red\n'
+                    'flow { let t = top_of(z)  r = red(t) }\n')
+    game = ruleforge.load(path).new_game(2, seed=0)
+    assert game.view(None)["vars"]["r"] is False
+
+
+def test_a_phase_parameter_is_a_new_name(tmp_path: Path) -> None:
+    found = errors(tmp_path, HEAD + "phase p(me: int, a: int, a: flag) { }\nflow { }\n")
+    assert [f[:3] for f in found] == [(6, 9, "'me' is a built-in name and cannot be a parameter"),
+                                      (6, 26, "phase 'p' has two parameters called 'a'")]

@@ -82,6 +82,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         # scope (a phase called inside a turn may use `me` and `choose`); one never called is
         # checked on its own.
         self.check_phase_cycles()
+        for phase in self.model.phases.values():
+            self.check_phase_params(phase)
         if self.model.flow is None:
             self.error(ast.Pos(self.main_file(), 1, 1), "the rules have no 'flow' block",
                        "add 'flow { ... }' saying how a game runs")

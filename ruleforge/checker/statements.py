@@ -13,7 +13,7 @@ from ..model import (
     Type,
     compatible,
 )
-from .names import DECLARATION_WORDS, Scope
+from .names import CONSTANTS, DECLARATION_WORDS, Scope
 
 
 class StatementChecks:
@@ -189,6 +189,16 @@ class StatementChecks:
         for param in phase.params:
             inner.locals[param.name] = self.resolve_type(param.type)
         return inner
+
+    def check_phase_params(self, phase: ast.PhaseDecl) -> None:
+        """A parameter is a new local name: not `me` or `it`, not a built-in, not twice."""
+        seen: set[str] = set()
+        for param in phase.params:
+            if param.name in ("me", "it") or param.name in CONSTANTS:
+                self.error(param.pos, f"'{param.name}' is a built-in name and cannot be a parameter")
+            elif param.name in seen:
+                self.error(param.pos, f"phase '{phase.name}' has two parameters called '{param.name}'")
+            seen.add(param.name)
 
     def assign(self, s: ast.Assign, scope: Scope) -> None:
         m = self.model

@@ -314,7 +314,10 @@ class ExpressionCompiler:
         if not all(t.is_simple(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
             return None
         types = {p.name: self.type_in(a, env) for p, a in zip(d.params, e.args)}
-        return Env({p.name: c for p, c in zip(d.params, codes)}, types={k: v for k, v in types.items() if v})
+        inner = Env({p.name: c for p, c in zip(d.params, codes)}, types={k: v for k, v in types.items() if v})
+        # a parameter given a local that may hold none (a `let` of a top) is read with care
+        inner.nullable = {p.name for p, a, c in zip(d.params, e.args, codes) if self.may_be_none(a, c, env)}
+        return inner
 
     def type_in(self, e: ast.Expr, env: Env) -> Type | None:
         if isinstance(e, ast.Name) and e.ident in env.types:
