@@ -18,9 +18,9 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "97ccba35bea7719b",
-    ("hagakure", 4): "fac94390a656d741",
-    ("hagakure", 5): "cd7bf4691b72c8a0",
+    ("hagakure", 3): "deb93ea2e838dff4",
+    ("hagakure", 4): "dfd02b950da14e45",
+    ("hagakure", 5): "2488679467c99a17",
     ("naishi", 2): "34e6bbf4f43a46a7",
     ("naishi_legends", 2): "eef4ccb1e7955409",
 }
