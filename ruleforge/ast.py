@@ -78,6 +78,14 @@ class Attr(Expr):
 
 
 @node
+class Index(Expr):
+    """`xs[i]`: the item of a list at i, counted from 0."""
+
+    obj: Expr
+    index: Expr
+
+
+@node
 class Call(Expr):
     func: str
     args: tuple
@@ -308,6 +316,7 @@ class EndGame(Stmt):
 @node
 class CallPhase(Stmt):
     name: str
+    args: tuple = ()  # the arguments of a phase with parameters, `deal_to(3, me)`
 
 
 # --- declarations -----------------------------------------------------------------
@@ -436,6 +445,7 @@ class DefDecl(Decl):
 class PhaseDecl(Decl):
     name: str
     body: tuple
+    params: tuple = ()  # typed like a def's: `phase deal_to(n: int, p: player) { ... }`
 
 
 @node

@@ -13,6 +13,7 @@ from .ast import Pos
 from .compiler import Program
 from .compiler.pytree import compile_expression
 from .diagnostics import GameError
+from .failed_operation import marked_operation, none_message, none_operand, source_text
 from .limits import LIMITS, describe
 from .runtime import State
 
@@ -147,6 +148,18 @@ class Game:
                 pos = self.program.line_map[frame.lineno]
                 break
         pos = pos or fallback
+        mark = marked_operation(err.__traceback__, self.program.operand_map)
+        if isinstance(err, runtime.OutOfRange):
+            index, size = err.args
+            at = mark[1][-1] if mark is not None and mark[0] == "[]" else pos
+            return GameError(f"{_where(at)}: list index {index} is out of range: the list has {size} "
+                             f"item{'' if size == 1 else 's'} (they count from 0)", at)
+        if isinstance(err, TypeError) and "NoneType" in str(err) and mark is not None:
+            operand = none_operand(err, mark)
+            if operand is not None:
+                checker = getattr(self.program.compiler, "ck", None)
+                shown = source_text(operand, checker.sources if checker is not None else {})
+                return GameError(f"{_where(operand)}: {none_message(mark[0], shown)}", operand)
         if isinstance(err, runtime.TooManyChoices):
             return GameError(f"{_where(pos)}: this parameter has more than {LIMITS.choices:,} values to try "
                              f"({describe('choices')})", pos)

@@ -22,7 +22,7 @@ from .limits import LIMITS, describe
 
 # Parse-tree nodes that are one level of an expression.
 EXPRESSION_LEVELS = frozenset({
-    "if_expr", "or_op", "and_op", "not_op", "compare", "range_op", "binop", "neg", "attr",
+    "if_expr", "or_op", "and_op", "not_op", "compare", "range_op", "binop", "neg", "attr", "index",
     "call", "gen_call", "players_from", "list_lit", "table_expr",
 })
 # Parse-tree nodes inside an expression that add no level (their parts keep the depth).

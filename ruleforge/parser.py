@@ -293,7 +293,8 @@ class _Builder(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def phase_decl(self, meta, c):
-        return ast.PhaseDecl(self.pos(meta), str(c[0]), c[1])
+        params = tuple(p for p in c[1:-1] if p is not None)
+        return ast.PhaseDecl(self.pos(meta), str(c[0]), c[-1], params)
 
     @v_args(meta=True)
     def flow_decl(self, meta, c):
@@ -541,7 +542,7 @@ class _Builder(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def call_stmt(self, meta, c):
-        return ast.CallPhase(self.pos(meta), str(c[0]))
+        return ast.CallPhase(self.pos(meta), str(c[0]), tuple(x for x in c[1:] if x is not None))
 
     # --- expressions --------------------------------------------------------------
     @v_args(meta=True)
@@ -558,6 +559,10 @@ class _Builder(Transformer_NonRecursive):
     @v_args(meta=True)
     def attr(self, meta, c):
         return ast.Attr(self.pos(meta), c[0], str(c[1]))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return ast.Index(self.pos(meta), c[0], c[1])
 
     @v_args(meta=True)
     def call(self, meta, c):
@@ -671,8 +676,49 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int, text: 
                               "scale the quantity (count tenths, say) or use '//' to divide")
         if tok.type == "$END":
             pos = ast.Pos(path, line + line_offset, col, line + line_offset, col + 1)
+        postfix = _postfix_problem(tok, text, names)
+        if postfix is not None:
+            return Diagnostic(pos, *postfix)
         return Diagnostic(pos, f"unexpected {what}", f"expected {shown}")
     return Diagnostic(pos, str(err))
+
+
+def _postfix_problem(tok: Token, text: str, accepts) -> tuple[str, str] | None:
+    """What a '(' or '[' after a value, or a ',' inside '[...]', that the grammar cannot take
+    means: a method call, an index of two numbers. None for any other token."""
+    at = tok.start_pos or 0
+    before = text[:at].rstrip()
+    if tok.type == "LPAR":
+        attribute = re.search(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)$", before)
+        if attribute is not None:
+            name = attribute.group(1)
+            return (f"'.{name}(...)': an attribute cannot be called (values have no methods)",
+                    f"a function takes the value as its argument, {name}(x); an attribute is read without '(...)'")
+        if before.endswith(("]", ")")):
+            return ("'(' after a value: only a name can be called",
+                    "write the function's name before the parentheses: f(x)")
+    if tok.type == "LSQB":
+        return ("'[' here: an index follows a value (xs[0]), and a list cannot start a statement",
+                "put the indexed value in an expression: let x = xs[0]")
+    if tok.type == "COMMA" and "RSQB" in accepts and "LSQB" not in accepts and _inside_index(before):
+        return ("an index is one number: xs[i, j] is not a list's item",
+                "a list of lists is indexed twice: xs[i][j]")
+    return None
+
+
+def _inside_index(before: str) -> bool:
+    """Whether the text ends inside an open '[' that follows a value (an index, not a list)."""
+    depth = 0
+    for i in range(len(before) - 1, -1, -1):
+        ch = before[i]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([":
+            if depth == 0:
+                prior = before[:i].rstrip()
+                return ch == "[" and bool(prior) and (prior[-1].isalnum() or prior[-1] in "_)]")
+            depth -= 1
+    return False
 
 
 def _is_decimal(tok: Token, text: str) -> bool:

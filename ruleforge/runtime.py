@@ -374,10 +374,11 @@ def _connected(cells: tuple, adjacency: tuple) -> list[list[int]]:
     return sorted(sorted(part) for part in joined.to_sets())
 
 
-def arg_best(pairs: list, highest: bool):
-    """The item of the first (key, item) pair with the highest (or lowest) key; none if empty."""
+def arg_best(pairs: list, highest: bool, nothing=None):
+    """The item of the first (key, item) pair with the highest (or lowest) key; `nothing` if empty
+    (none, or false for a flag attribute read of the item)."""
     if not pairs:
-        return None
+        return nothing
     best_key, best = pairs[0]
     for key, item in pairs[1:]:
         if (key > best_key) if highest else (key < best_key):
@@ -430,6 +431,27 @@ def pop_frame(st: State) -> int:
     pc, start, values = st.stack.pop()
     st.l[start:start + len(values)] = values
     return pc
+
+
+def attr_or(table, c, default):
+    """An attribute or property of c, or `default` when c is none (`top_of(x).colour`)."""
+    return default if c is None else table[c]
+
+
+class OutOfRange(Exception):
+    """`xs[i]` with i outside the list; `args` is (i, the list's length). The engine reports it
+    at the `[...]`."""
+
+
+def item_at(items, i):
+    """`xs[i]`, counted from 0. Outside the list (a negative i too: nothing counts from the
+    end) it is an error, not none: a wrong index is a mistake in the rules, best seen where it
+    is made rather than as a none far from it."""
+    if items is None:
+        raise TypeError("list indices of a NoneType: the list is none")
+    if 0 <= i < len(items):
+        return items[i]
+    raise OutOfRange(i, len(items))
 
 
 class NoTableEntry(Exception):

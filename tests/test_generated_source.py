@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "365ad3b4e2cb06f1",
-    ("hagakure", 4): "8a64a0f8190eeda6",
-    ("hagakure", 5): "931a6899a17291a6",
-    ("naishi", 2): "d8c740ada0cdb1a5",
-    ("naishi_legends", 2): "6e9804d316c9754a",
+    ("hagakure", 3): "deb93ea2e838dff4",
+    ("hagakure", 4): "dfd02b950da14e45",
+    ("hagakure", 5): "2488679467c99a17",
+    ("naishi", 2): "34e6bbf4f43a46a7",
+    ("naishi_legends", 2): "eef4ccb1e7955409",
 }
 
 

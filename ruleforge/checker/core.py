@@ -36,6 +36,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         self.def_types: dict[str, Type] = {}
         self._def_stack: list[str] = []
         self._player_var_writes: list[tuple[str, ast.Pos]] = []
+        self.declared_twice: set[str] = set()  # names dropped as a second declaration: not reported again
+        self._word_runs: dict[int, list] = {}  # a bare word starting a line of them -> the whole run
         self._phases_checked: set[str] = set()  # phases checked at a call (in the caller's scope)
         self._phase_stack: list[str] = []
         self._no_inline_phases = False  # a phase cycle or chain too deep: check each phase alone
@@ -80,6 +82,8 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         # scope (a phase called inside a turn may use `me` and `choose`); one never called is
         # checked on its own.
         self.check_phase_cycles()
+        for phase in self.model.phases.values():
+            self.check_phase_params(phase)
         if self.model.flow is None:
             self.error(ast.Pos(self.main_file(), 1, 1), "the rules have no 'flow' block",
                        "add 'flow { ... }' saying how a game runs")
@@ -88,7 +92,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         for p in self.model.phases.values():
             if p.name not in self._phases_checked:
                 self._phases_checked.add(p.name)
-                self.check_block(p.body, Scope())
+                self.check_block(p.body, self.phase_scope(p, Scope()))
         if self.model.ranking is not None:
             r = self.model.ranking
             scope = Scope(locals={r.player: PLAYER}, pure=True)

@@ -29,7 +29,7 @@ class DeclarationChecks:
 
     def collect(self) -> None:
         m = self.model
-        seen: dict[str, ast.Pos] = {}
+        seen: dict[str, ast.Decl] = {}
         for name, members in BUILTIN_ENUMS.items():
             built_in = ast.Pos("<built-in>", 0, 0)
             m.enums[name] = ast.EnumDecl(built_in, name, tuple((member, built_in) for member in members))
@@ -38,13 +38,21 @@ class DeclarationChecks:
             name = getattr(d, "name", None)
             if name is not None and not isinstance(d, ast.RemoveDecl):
                 if name in seen:
-                    self.error(d.pos, f"'{name}' is declared twice", f"the first is at line {seen[name].line}")
+                    first = seen[name]
+                    kinds = (_decl_word(first), _decl_word(d))
+                    if kinds[0] == kinds[1]:
+                        self.error(d.pos, f"'{name}' is declared twice", f"the first is at line {first.pos.line}")
+                    else:  # a name is one thing: uses of the dropped one are not reported again
+                        self.error(d.pos, f"'{name}' is declared twice: as a {kinds[0]} (line {first.pos.line}) "
+                                   f"and as a{'n' if kinds[1][0] in 'aeiou' else ''} {kinds[1]}",
+                                   f"a name is declared once: rename the {kinds[0]} or the {kinds[1]}")
+                    self.declared_twice.add(name)
                     continue
                 type_name = isinstance(d, (ast.EnumDecl, ast.KindDecl)) and name in BUILTIN_ENUMS
                 if name in CONSTANTS or name in AGGREGATES or name in FUNCTIONS or type_name or name == "me":
                     self.error(d.pos, f"'{name}' is a built-in name and cannot be declared")
                     continue
-                seen[name] = d.pos
+                seen[name] = d
             if isinstance(d, ast.GameDecl):
                 m.title = d.title
             elif isinstance(d, ast.PlayersDecl):
@@ -276,7 +284,7 @@ class DeclarationChecks:
         if a.public_label is not None:
             self.check_string(a.public_label, scope.child(pure=True))
         seen_effect = False
-        for s in a.body:
+        for s in self.statements(a.body):
             if isinstance(s, ast.Require):
                 if seen_effect:
                     self.error(s.pos, "'require' must come before the action's effects",
@@ -418,3 +426,10 @@ class DeclarationChecks:
         self.error(call.pos, f"phases nested too deep: '{call.name}' is called inside {limit} phases, "
                              f"each called by the one before ({describe('phase_depth')})",
                    "call the phases one after another from their caller instead of each calling the next")
+
+
+def _decl_word(d: ast.Decl) -> str:
+    """What a declaration declares, as its keyword says it: `def`, `action`, `zone`, ..."""
+    return {"DefDecl": "def", "ActionDecl": "action", "PhaseDecl": "phase", "VarDecl": "var", "ZoneDecl": "zone",
+            "KindDecl": "kind", "EnumDecl": "enum", "OptionDecl": "option", "ScoringDecl": "scoring",
+            "MeasureDecl": "measure"}.get(type(d).__name__, "declaration")

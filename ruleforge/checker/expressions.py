@@ -71,6 +71,8 @@ class ExpressionChecks:
                 return ANY
             self.res[e] = ("prop" if at[1] else "attr", e.attr)
             return at[0]
+        if isinstance(e, ast.Index):
+            return self.index(e, scope)
         if isinstance(e, ast.Call):
             return self.call(e, scope)
         if isinstance(e, ast.GenCall):
@@ -168,6 +170,22 @@ class ExpressionChecks:
             self.expect(e.operand, scope, INT, "the operand of '-'")
             return INT
         self.error(e.pos, f"unsupported expression {type(e).__name__}")  # pragma: no cover
+        return ANY
+
+    def index(self, e: ast.Index, scope: Scope) -> Type:
+        """`xs[i]`: a list's item, counted from 0 as `index(c)` counts."""
+        obj = self.expr(e.obj, scope)
+        self.expect(e.index, scope, INT, "a list index")
+        if obj.kind == "list":
+            return obj.element or ANY
+        if obj.kind in ("any", "none"):
+            return ANY
+        hint = None
+        if obj.kind in ("zone", "grid"):
+            hint = "a zone is not a list: take its items with list(c for c in Z), or use top_of, first or last"
+        elif obj.kind == "text":
+            hint = "a text has no items to index"
+        self.error(e.obj.pos, f"only lists can be indexed with [...]; this is {obj}", hint)
         return ANY
 
     def setup_error(self, e: ast.Expr, what: str, scope: Scope) -> bool:

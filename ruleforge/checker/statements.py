@@ -14,7 +14,7 @@ from ..model import (
     compatible,
     list_of,
 )
-from .names import DECLARATION_WORDS, Scope
+from .names import CONSTANTS, DECLARATION_WORDS, Scope
 
 
 class StatementChecks:
@@ -23,8 +23,29 @@ class StatementChecks:
     # --- statements --------------------------------------------------------------------
     def check_block(self, body: tuple, scope: Scope) -> None:
         inner = scope.child()
-        for s in body:
+        for s in self.statements(body):
             self.stmt(s, inner)
+
+    def statements(self, body: tuple) -> list[ast.Stmt]:
+        """The statements of a block to check, with a run of bare words on one line that starts
+        with an unknown one (`sort pool by n`: the grammar reads four phase calls) folded into
+        its first word, reported once for the whole run."""
+        out: list[ast.Stmt] = []
+        phases = self.model.phases
+        i = 0
+        while i < len(body):
+            s = body[i]
+            out.append(s)
+            i += 1
+            if _bare_word(s) and s.name not in phases and s.name not in self.declared_twice:
+                run = [s]
+                while i < len(body) and _bare_word(body[i]) and body[i].pos.line == s.pos.line \
+                        and body[i].name not in phases:
+                    run.append(body[i])
+                    i += 1
+                if len(run) > 1:
+                    self._word_runs[id(s)] = run
+        return out
 
     def stmt(self, s: ast.Stmt, scope: Scope) -> None:
         m = self.model
@@ -83,7 +104,7 @@ class StatementChecks:
             self.check_block(s.body, scope)
         elif isinstance(s, ast.RepeatUntil):
             inner = scope.child()
-            for x in s.body:
+            for x in self.statements(s.body):
                 self.stmt(x, inner)
             self.expect(s.cond, inner, FLAG, "a condition")
         elif isinstance(s, ast.While):
@@ -106,7 +127,7 @@ class StatementChecks:
             if not scope.has_me:
                 self.error(s.pos, "'choose' needs a player", "use it inside a 'turn' or an action")
             for name, pos in zip(s.actions, s.action_pos):
-                if name != "pass" and name not in m.actions:
+                if name != "pass" and name not in m.actions and name not in self.declared_twice:
                     self.error(pos, f"unknown action '{name}'", self.suggest(name, list(m.actions) + ["pass"]))
         elif isinstance(s, ast.ScoreStmt):
             if s.scoring not in m.scorings:
@@ -125,13 +146,31 @@ class StatementChecks:
             pass
         elif isinstance(s, ast.CallPhase):
             if s.name not in m.phases:
+                for a in s.args:
+                    self.expr(a, scope)
+                if s.name in self.declared_twice:
+                    return
+                run = self._word_runs.get(id(s))
+                if run is not None:
+                    self.unknown_words(run)
+                    return
                 hint = self.suggest(s.name, m.phases)
                 if s.name in DECLARATION_WORDS:
                     hint = f"'{s.name}' starts a declaration: declarations belong at the top level, not in a block"
                 if s.name in m.actions:
                     hint = f"'{s.name}' is an action: offer it with 'turn p: {s.name}' or 'choose: {s.name}'"
+                if s.name in m.defs:
+                    hint = f"'{s.name}' is a def, a value: use it in an expression ('let x = {s.name}...')"
                 self.error(s.pos, f"unknown phase '{s.name}'", hint)
-            elif self._statements_checked > LIMITS.compiled_statements and not self._no_inline_phases:
+                return
+            phase = m.phases[s.name]
+            if len(s.args) != len(phase.params):
+                wanted = ", ".join(f"{p.name}: {self.resolve_type(p.type)}" for p in phase.params)
+                self.error(s.pos, f"phase '{s.name}' takes {len(phase.params)} argument(s), {len(s.args)} given",
+                           f"call it as {s.name}({wanted})" if phase.params else f"call it as {s.name}")
+            for param, a in zip(phase.params, s.args):
+                self.expect(a, scope, self.resolve_type(param.type), f"argument '{param.name}' of phase '{s.name}'")
+            if self._statements_checked > LIMITS.compiled_statements and not self._no_inline_phases:
                 # phases each calling the one before twice: checking each call would never end
                 self._no_inline_phases = True
                 self.error(s.pos, f"the rules compile to more than {LIMITS.compiled_statements:,} statements: "
@@ -140,10 +179,40 @@ class StatementChecks:
             elif s.name not in self._phase_stack and not self._no_inline_phases:
                 self._phases_checked.add(s.name)
                 self._phase_stack.append(s.name)
-                self.check_block(m.phases[s.name].body, scope)
+                self.check_block(phase.body, self.phase_scope(phase, scope))
                 self._phase_stack.pop()
         else:  # pragma: no cover - the parser builds no other statement
             self.error(s.pos, f"unsupported statement {type(s).__name__}")
+
+    def unknown_words(self, run: list[ast.CallPhase]) -> None:
+        """One error for a line of words the grammar read as phase calls."""
+        first, last = run[0], run[-1]
+        pos = ast.Pos(first.pos.file, first.pos.line, first.pos.column, last.pos.end_line, last.pos.end_column)
+        words = " ".join(s.name for s in run)
+        hint = self.suggest(first.name, self.model.phases) or (
+            "a statement starts with a keyword (let, move, deal, if, for, repeat, while, turn, choose, score, log, "
+            "...), a variable to assign, or the name of a phase")
+        self.error(pos, f"'{words}' is not a statement: no statement starts with '{first.name}', "
+                        f"and no phase is called '{first.name}'", hint)
+
+    def phase_scope(self, phase: ast.PhaseDecl, scope: Scope) -> Scope:
+        """Where a phase's body is checked: the caller's scope with the parameters bound."""
+        if not phase.params:
+            return scope
+        inner = scope.child()
+        for param in phase.params:
+            inner.locals[param.name] = self.resolve_type(param.type)
+        return inner
+
+    def check_phase_params(self, phase: ast.PhaseDecl) -> None:
+        """A parameter is a new local name: not `me` or `it`, not a built-in, not twice."""
+        seen: set[str] = set()
+        for param in phase.params:
+            if param.name in ("me", "it") or param.name in CONSTANTS:
+                self.error(param.pos, f"'{param.name}' is a built-in name and cannot be a parameter")
+            elif param.name in seen:
+                self.error(param.pos, f"phase '{phase.name}' has two parameters called '{param.name}'")
+            seen.add(param.name)
 
     def assign(self, s: ast.Assign, scope: Scope) -> None:
         m = self.model
@@ -185,6 +254,11 @@ class StatementChecks:
         if not compatible(want, value_t):
             self.error(s.value.pos, f"expected {want}, got {value_t}")
 
+
+
+def _bare_word(s: ast.Stmt) -> bool:
+    """A statement that is one name alone: what the grammar makes of any word it cannot place."""
+    return isinstance(s, ast.CallPhase) and not s.args
 
 
 def sub_blocks(s: ast.Stmt) -> list[tuple]:

@@ -17,6 +17,7 @@ from . import pytree as t
 from .actions import ActionCompiler
 from .expressions import ExpressionCompiler
 from .layout import LayoutCompiler
+from .nones import NoneSafeAttributes
 from .program import ActionInfo, Env, Program
 from .rewrites import STATE_ALIASES, fuse_blocks, group_by_first, prologue, read_arguments, reads_state, state_aliases
 from .scoring import ScoringCompiler
@@ -26,7 +27,8 @@ PASS = "pass"
 MAX_INLINED_NODES = 600  # syntax nodes of a def's body (with the defs it pastes in), at most, to paste it
 
 
-class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompiler, ExpressionCompiler):
+class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompiler, ExpressionCompiler,
+               NoneSafeAttributes):
     """Compiles checked rules for one player count and options; each part of the language
     has its own module, this class joins them and runs the passes (`compile_all`)."""
 
@@ -58,6 +60,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.def_sizes: dict[str, int] = {}  # see inlined_size
         self.memo: dict = {}
         self.line_map: dict[int, ast.Pos] = {}
+        self.operand_map: dict[tuple[int, int], tuple] = {}  # (line, column) -> an operation's operands
         self.decision_pos: dict[int, ast.Pos] = {}  # resume block -> the decision's statement
         self.slot_types: list[Type] = []  # per persistent local: what it holds ("resume": a block)
         self.slot_scope: dict[int, tuple[int, int]] = {}  # local -> blocks [first, end) where it is set
@@ -199,7 +202,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             parts.append(t.function(f"enter_{aid}", ["st", "me", *params], prologue(body, *STATE_ALIASES) + body))
         parts += legal_src + label_src + score_src + self.direct_src + self.precomputed + rank_src
         module = py.Module(parts, [])
-        self.line_map.update(t.number_lines(module))
+        self.line_map.update(t.number_lines(module, self.operand_map))
         return module
 
     def link(self, module: py.Module, code, label_src) -> Program:
@@ -243,6 +246,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             score_funcs={name: ns[f"score_{name}"] for name in self.m.scorings},
             log_templates=self.log_templates, var_init=var_init, prop_init=prop_init,
             n_locals=self.n_locals, rank_func=ns["rank_key"], line_map=self.line_map,
+            operand_map=self.operand_map,
             option_names=self.option_names, option_values=self.option_values, compiler=self,
             public_label_funcs=[ns.get(f"public_label_{i}") for i in range(len(self.actions))],
             state_labels=[any(reads_state(s) for s in label_src[i].body[len(state_aliases()):])
@@ -361,7 +365,9 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
 
     def compile_def(self, d: ast.DefDecl) -> py.FunctionDef:
         self.where = d.pos
-        body = self.cx(d.body, Env({p.name: f"a_{p.name}" for p in d.params}))
+        env = Env({p.name: f"a_{p.name}" for p in d.params})
+        env.nullable = {p.name for p in d.params if self.ck.resolve_type(p.type).kind == "comp"}  # any caller's value
+        body = self.cx(d.body, env)
         return t.function(f"d_{d.name}", ["st", *(f"a_{p.name}" for p in d.params)],
                           state_aliases() + [t.ret(body)])
 

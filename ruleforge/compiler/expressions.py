@@ -116,10 +116,9 @@ class ExpressionCompiler:
         if isinstance(e, ast.Name):
             return self.cx_name(e, env)
         if isinstance(e, ast.Attr):
-            obj = self.cx(e.obj, env)
-            if e.attr in self.prop_index:
-                return t.sub(t.sub("P", self.prop_index[e.attr]), obj)
-            return t.sub(f"A_{e.attr}", obj)
+            return self.attribute(e, env)
+        if isinstance(e, ast.Index):
+            return t.operands(t.call("item_at", self.cx(e.obj, env), self.cx(e.index, env)), "[]", e.obj.pos, e.pos)
         if isinstance(e, ast.Call):
             return self.cx_call(e, env)
         if isinstance(e, ast.GenCall):
@@ -143,7 +142,7 @@ class ExpressionCompiler:
         if isinstance(e, ast.BinOp):
             return self.cx_binop(e, env)
         if isinstance(e, ast.Neg):
-            return t.neg(self.cx(e.operand, env))
+            return t.operands(t.neg(self.cx(e.operand, env)), "-", e.operand.pos)
         raise AssertionError(e)  # pragma: no cover
 
     def cx_name(self, e: ast.Name, env: Env) -> t.Code:
@@ -249,7 +248,8 @@ class ExpressionCompiler:
             return self.cx_is(e, env)
         if e.op == "in":
             return t.compare(self.cx(e.left, env), "in", self.cx_iter(e.right, env))
-        return t.compare(self.cx(e.left, env), e.op, self.cx(e.right, env))
+        code = t.compare(self.cx(e.left, env), e.op, self.cx(e.right, env))
+        return t.operands(code, e.op, e.left.pos, e.right.pos) if e.op not in ("==", "!=") else code
 
     def cx_is(self, e: ast.Compare, env: Env) -> t.Code:
         res = self.ck.res.get(e)
@@ -281,13 +281,13 @@ class ExpressionCompiler:
             return t.binop(left, "+", right)  # a new list: neither side is changed
         left, right = self.cx(e.left, env), self.cx(e.right, env)
         if e.op != "*":
-            return t.binop(left, e.op, right)
+            return t.operands(t.binop(left, e.op, right), e.op, e.left.pos, e.right.pos)
         if not t.is_constant(right) and not t.is_simple(right) and not t.is_simple(left) \
                 and not t.draws(right) and not self.in_iterable and t.depth(left) <= 100:
             # a count times something costly: when the count is 0, skip the rest
             m = f"_m{next(self.fresh)}"
             return t.ifexp(t.not_(t.named(m, left)), t.const(0), product(t.name(m), right, grows=may_grow(left)))
-        return product(left, right)
+        return t.operands(product(left, right), "*", e.left.pos, e.right.pos)
 
     def listed_count_vs_zero(self, e: ast.Compare, env: Env) -> tuple[ast.GenCall, bool, Env] | None:
         """`count(f(a)) > 0` (and the like) where def f lists a generator, `list(x for ...)`:
@@ -320,7 +320,10 @@ class ExpressionCompiler:
         if not all(t.is_simple(c) or name_uses.get(p.name, 0) <= 1 for p, c in zip(d.params, codes)):
             return None
         types = {p.name: self.type_in(a, env) for p, a in zip(d.params, e.args)}
-        return Env({p.name: c for p, c in zip(d.params, codes)}, types={k: v for k, v in types.items() if v})
+        inner = Env({p.name: c for p, c in zip(d.params, codes)}, types={k: v for k, v in types.items() if v})
+        # a parameter given a local that may hold none (a `let` of a top) is read with care
+        inner.nullable = {p.name for p, a, c in zip(d.params, e.args, codes) if self.may_be_none(a, c, env)}
+        return inner
 
     def type_in(self, e: ast.Expr, env: Env) -> Type | None:
         if isinstance(e, ast.Name) and e.ident in env.types:

@@ -11,6 +11,7 @@ import attrs
 from .. import ast, geometry, runtime, sizes
 from ..diagnostics import Diagnostic, RulesError
 from ..limits import LIMITS
+from ..model import FLAG
 from . import invariants, pytree
 from .program import Env, ZoneInfo
 from .sandbox import builtins_for_rules
@@ -186,7 +187,9 @@ class LayoutCompiler:
             "counted_as": runtime.counted_as,
             "grid_items": runtime.grid_items, "cell_at": runtime.cell_at, "groups": runtime.groups,
             "arg_best": runtime.arg_best, "sorted_by_key": runtime.sorted_by_key, "sort_zone": runtime.sort_zone,
-            "shown_label": runtime.shown_label, "product": itertools.product,
+            "shown_label": runtime.shown_label, "item_at": runtime.item_at, "attr_or": runtime.attr_or,
+            "NOIDX": (len(getattr(self, "comp_kind", ())),),  # `A_x[...]` of none: the spare last entry
+            "product": itertools.product,
             "table_lookup": runtime.table_lookup, "TBL": self.tables, "ONCE": (0,),
             "GROUPS": {},  # connected groups already worked out, by the cells they cover
             "longest_paths": geometry.longest_paths, "extent": geometry.extent, "span_with": geometry.span_with,
@@ -209,8 +212,10 @@ class LayoutCompiler:
             "PLAYERS": tuple(range(self.n)),
             "ROT": tuple(tuple((s + i) % self.n for i in range(self.n)) for s in range(self.n)),
         }
-        for attr_name in self.m.attr_types:
-            ns[f"A_{attr_name}"] = [a.get(attr_name) for a in getattr(self, "comp_attrs", [])]
+        for attr_name, (kind, _) in self.m.attr_types.items():
+            # one entry past the components' own: what the attribute of none reads
+            ns[f"A_{attr_name}"] = [a.get(attr_name) for a in getattr(self, "comp_attrs", [])] + [
+                False if kind == FLAG else None]
         return ns
 
     def counts_static(self) -> tuple:

@@ -97,6 +97,7 @@ class Program:
     # per component: None, or the function `(st, c) -> text` of a label that reads properties,
     # rendered when the component is shown (`comp_label` holds its label as built, its name)
     live_labels: list = attrs.Factory(list)
+    operand_map: dict = attrs.Factory(dict)  # (line, column) -> (what, operands' positions): see pytree.operands
 
     def shown_label(self, st, c: int) -> str:
         """A component as people see it now: its label, rendered afresh if it reads properties."""
@@ -117,8 +118,11 @@ class Env:
         self.names = {k: pytree.code(v) for k, v in (names or {}).items()}
         self.me = None if me is None else pytree.code(me)
         self.types = dict(types or {})  # an inlined def's parameters: the arguments' own types
+        self.nullable: set[str] = set()  # locals that may hold none (a `let` of an empty zone's top)
 
     def child(self) -> Env:
-        return Env(self.names, self.me, self.types)
+        inner = Env(self.names, self.me, self.types)
+        inner.nullable = set(self.nullable)
+        return inner
 
 

@@ -18,6 +18,15 @@ _BINARY = {"+": py.Add, "-": py.Sub, "*": py.Mult, "//": py.FloorDiv, "%": py.Mo
 _COMPARE = {"==": py.Eq, "!=": py.NotEq, "<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE,
             "in": py.In, "not in": py.NotIn, "is": py.Is, "is not": py.IsNot}
 POS = "_rf_pos"  # the attribute of a statement naming the rule it was made for
+# the attribute of an operation that may fail on none (`a + b`, `a < b`, `xs[i]`): what it
+# is and where its operands are, so that a runtime error can point at the one that was none
+OPERANDS = "_rf_operands"
+
+
+def operands(node: Code, what: str, *places) -> Code:
+    """Mark an operation with what it is and its operands' rules positions (for errors)."""
+    setattr(node, OPERANDS, (what, places))
+    return node
 
 
 # --- expressions -------------------------------------------------------------------------------
@@ -289,6 +298,9 @@ def clone(node):
     pos = getattr(node, POS, None)
     if pos is not None:
         setattr(out, POS, pos)
+    marked = getattr(node, OPERANDS, None)
+    if marked is not None:
+        setattr(out, OPERANDS, marked)
     return out
 
 
@@ -311,11 +323,14 @@ def compile_expression(node: Code, filename: str = "<ruleforge>"):
 
 
 # --- the module --------------------------------------------------------------------------------
-def number_lines(module: py.Module) -> dict[int, object]:
+def number_lines(module: py.Module, operand_map: dict | None = None) -> dict[int, object]:
     """Give every statement a line of its own, in the order it is written, and every node in it
     that line; returns the line map (line -> the position of the nearest rule above it in the
-    same function). A node found twice is copied: the result is a tree."""
+    same function). A node found twice is copied: the result is a tree. An operation marked
+    with `operands` gets a column of its own, and `operand_map` keeps (line, column) -> its mark:
+    Python's positions of the failing instruction find it again."""
     line_map: dict[int, object] = {}
+    columns = iter(range(2, 1 << 62))
     seen: set[int] = set()
     counter = iter(range(1, 1 << 62))
 
@@ -342,7 +357,13 @@ def number_lines(module: py.Module) -> dict[int, object]:
             place_field(node, field, value, line)
         if "lineno" in node._attributes:
             node.lineno = node.end_lineno = line
-            node.col_offset, node.end_col_offset = 0, 1
+            marked = getattr(node, OPERANDS, None)
+            if marked is not None and operand_map is not None:
+                column = next(columns)
+                node.col_offset, node.end_col_offset = column, column + 1
+                operand_map[(line, column)] = marked
+            else:
+                node.col_offset, node.end_col_offset = 0, 1
 
     def statements(body: list[py.stmt], last):
         body[:] = [unshare(s) for s in body]

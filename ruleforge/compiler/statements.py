@@ -189,6 +189,7 @@ class StatementCompiler:
         e = self.emit
         if isinstance(s, ast.Let):
             value = self.cx(s.value, env)
+            self.note_nullable(s.name, s.value, value, env, env)
             target = self.local(s.name, env, persistent, self.ck.types.get(s.value))
             e(t.assign(t.clone(target), value), s.pos)
         elif isinstance(s, ast.Assign):
@@ -275,11 +276,30 @@ class StatementCompiler:
             entry = t.tuple_([t.const("say"), t.const(tid), t.tuple_(values)])
             e(t.expr(t.call(t.attr(t.attr("st", "log"), "append"), entry)), s.pos)
         elif isinstance(s, ast.CallPhase):
-            inner = env.child()
+            inner = self.phase_env(s, env, persistent)
             for x in self.m.phases[s.name].body:
                 self.compile_plain(x, inner, persistent)
         else:  # pragma: no cover
             raise AssertionError(f"unexpected plain statement {s}")
+
+    def phase_env(self, s: ast.CallPhase, env: Env, persistent: bool) -> Env:
+        """The names a called phase's body sees: its parameters, set to the call's arguments
+        (all worked out before any is set, so `swap_turn(b, a)` reads the caller's values)."""
+        inner = env.child()
+        params = self.m.phases[s.name].params
+        values = [self.cx(a, env) for a in s.args]
+        for param, value, arg in zip(params, values, s.args):
+            self.note_nullable(param.name, arg, value, env, inner)
+            target = self.local(param.name, inner, persistent, self.ck.types.get(arg))
+            self.emit(t.assign(t.clone(target), value), s.pos)
+        return inner
+
+    def note_nullable(self, name: str, e: ast.Expr, code: t.Code, env: Env, into: Env) -> None:
+        """A local given a component that may be none: its attributes are read with a guard."""
+        if self.may_be_none(e, code, env):
+            into.nullable.add(name)
+        else:
+            into.nullable.discard(name)
 
     def compile_plain_if(self, s: ast.If, env: Env) -> None:
         """`if ... elif ... else` with no decision inside, as one Python `if` chain."""
@@ -459,9 +479,11 @@ class StatementCompiler:
             self.start(self.new_block())
         elif isinstance(s, ast.CallPhase):
             phase = self.m.phases[s.name]
+            inner = self.phase_env(s, env, True)
             nxt = self.new_block()
             e(t.ret(nxt), s.pos)
-            end = self.compile_body(phase.body, env, nxt)
+            end = self.compile_body(phase.body, inner, nxt)
+            self.scoped([inner.names[p.name] for p in phase.params], nxt)
             self.start(end)
         elif isinstance(s, ast.Turn):
             inner = self.enter_turn(s, env)
