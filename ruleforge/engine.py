@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -32,6 +33,9 @@ class ActionParts(NamedTuple):
 
     name: str
     params: tuple[tuple[str, str], ...]
+
+
+_new_action = functools.partial(tuple.__new__, Action)  # an (aid, args) pair as an Action, at C speed
 
 
 def player_name(p: int | None) -> str:
@@ -236,8 +240,15 @@ class Game:
         return None if self.state.over else self.state.chooser
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions, as `(aid, args)` tuples (the fields of `Action`)."""
-        return list(self._legal)
+        """The legal actions, as `Action`s (equal to their plain `(aid, args)` tuples).
+
+        The generated code lists plain tuples, which the playouts of search use as they are
+        (`_legal`); they become `Action`s here, once per decision, kept so that `apply` finds
+        the one it is given by identity."""
+        legal = self._legal
+        if legal and type(legal[0]) is not Action:
+            legal = self._legal = list(map(_new_action, legal))
+        return list(legal)
 
     def label(self, action: Action | tuple) -> str:
         aid, args = action

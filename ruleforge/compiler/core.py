@@ -59,6 +59,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.memo: dict = {}
         self.line_map: dict[int, ast.Pos] = {}
         self.decision_pos: dict[int, ast.Pos] = {}  # resume block -> the decision's statement
+        self.decision_prompt: dict[int, str] = {}  # resume block -> the decision's prompt, if it has one
         self.slot_types: list[Type] = []  # per persistent local: what it holds ("resume": a block)
         self.slot_scope: dict[int, tuple[int, int]] = {}  # local -> blocks [first, end) where it is set
         self.where: ast.Pos | None = None  # the rule being compiled, for what Python refuses
@@ -247,7 +248,8 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
                         for i, inv in enumerate(self.m.invariants)],
             measures=[(m.label, m.pos, ns[f"measure_{i}"]) for i, m in enumerate(self.m.measures.values())],
             action_params=[self.param_kinds(info) for info in self.actions],
-            decision_pos=self.decision_pos, slot_types=self.slot_types, slot_scope=self.slot_scope,
+            decision_pos=self.decision_pos, decision_prompt=self.decision_prompt,
+            slot_types=self.slot_types, slot_scope=self.slot_scope,
         )
         program.apply_records = [
             (program.state_labels[aid], ns.get(f"act_{aid}") or ns.get(f"enter_{aid}") or _stay,
