@@ -9,11 +9,12 @@ import random
 import traceback
 from typing import Any, NamedTuple
 
-from . import runtime
+from . import inspection, runtime
 from .ast import Pos
 from .compiler import Program
 from .compiler.pytree import compile_expression
 from .diagnostics import GameError
+from .inspection import ComponentInfo, Decision
 from .limits import LIMITS, describe
 from .runtime import State
 
@@ -249,6 +250,20 @@ class Game:
         if legal and type(legal[0]) is not Action:
             legal = self._legal = list(map(_new_action, legal))
         return list(legal)
+
+    def decision(self) -> Decision | None:
+        """The decision at hand: who decides, at which `choose`/`turn` statement, among which
+        action names, with its prompt (None once the game is over)."""
+        return inspection.decision(self)
+
+    def component_info(self, component: int) -> ComponentInfo:
+        """A component's kind, label, attributes, properties and place (reads the full state)."""
+        return inspection.component_info(self, component)
+
+    def components(self, zone: str | None = None, owner: int | None = None, row: int | None = None,
+                   column: int | None = None) -> list[int]:
+        """Component ids: all, or those in a zone (of a seat, at a grid's cell), bottom first."""
+        return inspection.components(self, zone, owner, row, column)
 
     def label(self, action: Action | tuple) -> str:
         aid, args = action
@@ -541,6 +556,9 @@ class Game:
         }
         if player is not None and player == self.current_player:
             view["legal"] = self.legal_labels()
+            prompt = prog.decision_prompt.get(st.pc)
+            if prompt is not None:  # a text of the rules naming the decision, for the one who decides
+                view["prompt"] = prompt
         if properties:
             view["properties"] = self._set_properties(zones)
         return view
