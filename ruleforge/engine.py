@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import random
@@ -16,16 +15,9 @@ from .compiler.pytree import compile_expression
 from .diagnostics import GameError
 from .inspection import ComponentInfo, Decision
 from .limits import LIMITS, describe
-from .runtime import State
+from .runtime import Action, State
 
 STATE_FORMAT = "ruleforge-state/1"
-
-
-class Action(NamedTuple):
-    """A legal action: the action's index in the program and its chosen arguments."""
-
-    aid: int
-    args: tuple
 
 
 class ActionParts(NamedTuple):
@@ -34,9 +26,6 @@ class ActionParts(NamedTuple):
 
     name: str
     params: tuple[tuple[str, str], ...]
-
-
-_new_action = functools.partial(tuple.__new__, Action)  # an (aid, args) pair as an Action, at C speed
 
 
 def player_name(p: int | None) -> str:
@@ -241,14 +230,15 @@ class Game:
         return None if self.state.over else self.state.chooser
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions, as `Action`s (equal to their plain `(aid, args)` tuples).
+        """The legal actions, as `Action`s.
 
-        The generated code lists plain tuples, which the playouts of search use as they are
-        (`_legal`); they become `Action`s here, once per decision, kept so that `apply` finds
-        the one it is given by identity."""
+        The generated code lists most as the program's ready-made `Action`s; an action with
+        too many combinations of arguments to keep them is listed as its plain `(aid, args)`
+        pair, which the playouts of search use as it is, and becomes an `Action` here (kept,
+        so that `apply` finds it by identity)."""
         legal = self._legal
-        if legal and type(legal[0]) is not Action:
-            legal = self._legal = list(map(_new_action, legal))
+        if self.program.plain_actions:
+            legal = self._legal = [a if a.__class__ is Action else Action(a) for a in legal]
         return list(legal)
 
     def decision(self) -> Decision | None:

@@ -55,7 +55,7 @@ def test_an_action_not_legal_is_refused_and_changes_nothing():
     game = ruleforge.load("games/hagakure.rules").new_game(3, seed=1)
     before = game.digest()
     with pytest.raises(GameError, match="not a legal action"):
-        game.apply(Action(game.legal_actions()[0].aid, (10_000,)))
+        game.apply(Action.of(game.legal_actions()[0].aid, (10_000,)))
     assert game.digest() == before
 
 
@@ -67,3 +67,54 @@ def test_a_clone_and_the_original_list_actions_independently():
     assert copy.legal_actions()[0] == first  # the copy still stands at the first decision
     copy.apply(copy.legal_actions()[0])
     assert copy.digest() == game.digest()
+
+
+def test_ready_made_actions_list_what_plain_pairs_list(rules_and_players, monkeypatch):
+    """With no table of ready-made `Action`s (every action listed as a plain pair), the same
+    seeded games give the same legal lists and the same states."""
+    from ruleforge.compiler import actions as compiled_actions
+
+    rules, players = rules_and_players
+    path = rules.path
+    monkeypatch.setattr(compiled_actions, "ACTION_TABLE_SIZE", 0)
+    plain_rules = ruleforge.load(path)
+    assert plain_rules.program(players).plain_actions
+    assert not any(name.startswith("ACT_") for name in plain_rules.program(players).namespace)
+    for seed in (1, 2):
+        tabled, plain = rules.new_game(players, seed=seed), plain_rules.new_game(players, seed=seed)
+        for step in range(40):
+            if tabled.is_over:
+                break
+            assert tabled._legal == plain._legal and tabled.legal_actions() == plain.legal_actions()
+            assert all(type(a) is Action for a in plain.legal_actions())
+            k = (seed * 31 + step * 7) % len(tabled._legal)
+            tabled._apply_unchecked(tabled._legal[k])
+            plain._apply_unchecked(plain._legal[k])
+        assert tabled.digest() == plain.digest()
+
+
+def test_an_argument_that_is_none_or_a_member_or_a_number_has_its_action(tmp_path):
+    path = tmp_path / "odd.rules"
+    path.write_text('''game "Odd"
+players 2
+enum Mood { glad, sad }
+kind Chip { n: int  label "chip {n}" }
+zone bag: pile
+zone pot: pile
+components { Chip(n: 1..2) in bag }
+var mood: Mood = glad
+action take(c in [top_of(pot)]) "take the top of the pot" { mood = sad }
+action feel(m in [glad, sad], k in 1..3, f in [true, false]) "feel {m} {k} {f}" { mood = m }
+flow { repeat 2 { for p in players { turn p: take, feel } } }
+''')
+    rules = ruleforge.load(path)
+    assert not rules.program(2).plain_actions  # every action has its ready-made Actions
+    game = rules.new_game(2)
+    labels = game.legal_labels()
+    assert labels[0] == "take the top of the pot" and len(labels) == 1 + 2 * 3 * 2
+    take = game.legal_actions()[0]
+    assert take.args == (None,) and take == (1, (None,))
+    assert [a.args for a in game.legal_actions()[1:4]] == [("glad", 1, True), ("glad", 1, False), ("glad", 2, True)]
+    game.apply("feel sad 3 no")
+    assert game.evaluate("mood") == "sad" and game.action_history() == [(0, 2, ("sad", 3, False))]
+    assert json.loads(json.dumps(game.to_json()))["state"]["log"][-1] == ["act", 0, 2, ["sad", 3, False]]

@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "365ad3b4e2cb06f1",
-    ("hagakure", 4): "8a64a0f8190eeda6",
-    ("hagakure", 5): "931a6899a17291a6",
-    ("naishi", 2): "d8c740ada0cdb1a5",
-    ("naishi_legends", 2): "6e9804d316c9754a",
+    ("hagakure", 3): "fefb6c13ce0b31d6",
+    ("hagakure", 4): "68930243c9c9205e",
+    ("hagakure", 5): "3e0f5bfef93b236a",
+    ("naishi", 2): "e3f24fc4905fb832",
+    ("naishi_legends", 2): "af0e841d2c29f68a",
 }
 
 

@@ -6,6 +6,7 @@ import ast as py
 import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import attrs
 
@@ -48,6 +49,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.precomputed_aid: list[int] = []  # the action each of them lists
         self.trigger_stack: list[ast.TriggerDecl] = []  # triggers being inlined, to refuse cycles
         self.grouped: set[int] = set()  # precomputed lists grouped by their first argument
+        self.action_tables: dict[int, list[list]] = {}  # action -> its arguments' values, for ACT_<aid>
         self.options = options
         self.blocks: list[list[py.stmt]] = []
         self.cur: int = -1
@@ -207,6 +209,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         ns["LOGT"] = self.log_templates
         ns["PRE"] = pre = []
         ns["FIRED"] = [0] * len(self.m.triggers)
+        ns.update({f"ACT_{aid}": action_table(aid, choices) for aid, choices in self.action_tables.items()})
         exec(code, ns)  # noqa: S102 - a tree the compiler built; texts of the rules are constants in it
         for k in range(len(self.precomputed)):
             try:
@@ -249,6 +252,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             measures=[(m.label, m.pos, ns[f"measure_{i}"]) for i, m in enumerate(self.m.measures.values())],
             action_params=[self.param_kinds(info) for info in self.actions],
             decision_pos=self.decision_pos, decision_prompt=self.decision_prompt,
+            plain_actions=len(self.action_tables) < len(self.actions),
             slot_types=self.slot_types, slot_scope=self.slot_scope,
         )
         program.apply_records = [
@@ -341,6 +345,14 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         body = self.cx(d.body, Env({p.name: f"a_{p.name}" for p in d.params}))
         return t.function(f"d_{d.name}", ["st", *(f"a_{p.name}" for p in d.params)],
                           state_aliases() + [t.ret(body)])
+
+
+def action_table(aid: int, choices: list[list], args: tuple = ()) -> Any:
+    """The ready-made `Action`s of action `aid`: itself when it takes no argument, else a dict
+    per argument, by value, down to the `Action` of those values."""
+    if len(args) == len(choices):
+        return runtime.Action((aid, args))
+    return {value: action_table(aid, choices, (*args, value)) for value in choices[len(args)]}
 
 
 def compile_program(checker: Checker, players: int, options: dict | None = None,

@@ -93,6 +93,7 @@ class Program:
     action_params: list = attrs.Factory(list)
     decision_pos: dict = attrs.Factory(dict)  # block resuming after a decision -> its choose/turn statement
     decision_prompt: dict = attrs.Factory(dict)  # block resuming after a decision -> its prompt text, if any
+    plain_actions: bool = False  # some actions are listed as plain (aid, args) pairs, not as `Action`s
     slot_types: list = attrs.Factory(list)  # per persistent local (`st.l`): the type of what it holds
     slot_scope: dict = attrs.Factory(dict)  # local -> the blocks [first, end) where it always holds a value
 
