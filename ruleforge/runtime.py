@@ -148,6 +148,14 @@ class State:
         return s
 
 
+def ready_actions(aid: int, choices: list[list], args: tuple = ()) -> Action | dict:
+    """The ready-made `Action`s of action `aid` whose arguments start with `args`: the
+    `Action` itself once every argument is given, else a dict per next argument, by value."""
+    if len(args) == len(choices):
+        return Action((aid, args))
+    return {value: ready_actions(aid, choices, (*args, value)) for value in choices[len(args)]}
+
+
 # --- chance -------------------------------------------------------------------------
 
 

@@ -6,7 +6,6 @@ import ast as py
 import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import attrs
 
@@ -209,7 +208,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         ns["LOGT"] = self.log_templates
         ns["PRE"] = pre = []
         ns["FIRED"] = [0] * len(self.m.triggers)
-        ns.update({f"ACT_{aid}": action_table(aid, choices) for aid, choices in self.action_tables.items()})
+        ns.update({f"ACT_{aid}": runtime.ready_actions(aid, choices) for aid, choices in self.action_tables.items()})
         exec(code, ns)  # noqa: S102 - a tree the compiler built; texts of the rules are constants in it
         for k in range(len(self.precomputed)):
             try:
@@ -345,14 +344,6 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         body = self.cx(d.body, Env({p.name: f"a_{p.name}" for p in d.params}))
         return t.function(f"d_{d.name}", ["st", *(f"a_{p.name}" for p in d.params)],
                           state_aliases() + [t.ret(body)])
-
-
-def action_table(aid: int, choices: list[list], args: tuple = ()) -> Any:
-    """The ready-made `Action`s of action `aid`: itself when it takes no argument, else a dict
-    per argument, by value, down to the `Action` of those values."""
-    if len(args) == len(choices):
-        return runtime.Action((aid, args))
-    return {value: action_table(aid, choices, (*args, value)) for value in choices[len(args)]}
 
 
 def compile_program(checker: Checker, players: int, options: dict | None = None,
