@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .diagnostics import GameError, RulesError
     from .engine import Action, ActionParts, Game
+    from .inspection import ComponentInfo, Decision
     from .rules import Rules, load
 
 _HOMES = {"GameError": "diagnostics", "RulesError": "diagnostics", "Action": "engine", "ActionParts": "engine",
-          "Game": "engine", "Rules": "rules", "load": "rules"}
+          "Game": "engine", "Rules": "rules", "load": "rules", "ComponentInfo": "inspection",
+          "Decision": "inspection"}
 
-__all__ = ["Action", "ActionParts", "Game", "GameError", "Rules", "RulesError", "load"]
+__all__ = ["Action", "ActionParts", "ComponentInfo", "Decision", "Game", "GameError", "Rules", "RulesError", "load"]
 __version__ = "0.1.0"
 
 

@@ -280,6 +280,7 @@ class Choose(Stmt):
 
     actions: tuple  # names, with their positions
     action_pos: tuple
+    prompt: StrLit | None = None  # `choose "spend more?": ...`: what the decision asks, plain text
 
 
 @node

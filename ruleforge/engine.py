@@ -8,23 +8,17 @@ import random
 import traceback
 from typing import Any, NamedTuple
 
-from . import runtime, simultaneous
+from . import inspection, runtime, simultaneous
 from .ast import Pos
 from .compiler import Program
 from .compiler.pytree import compile_expression
 from .diagnostics import GameError
 from .failed_operation import marked_operation, none_message, none_operand, source_text
+from .inspection import ComponentInfo, Decision
 from .limits import LIMITS, describe
-from .runtime import State
+from .runtime import Action, State
 
 STATE_FORMAT = "ruleforge-state/1"
-
-
-class Action(NamedTuple):
-    """A legal action: the action's index in the program and its chosen arguments."""
-
-    aid: int
-    args: tuple
 
 
 class ActionParts(NamedTuple):
@@ -250,8 +244,30 @@ class Game:
         return None if self.state.over else self.state.chooser
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions, as `(aid, args)` tuples (the fields of `Action`)."""
-        return list(self._legal)
+        """The legal actions, as `Action`s.
+
+        The generated code lists most as the program's ready-made `Action`s; an action with
+        too many combinations of arguments to keep them is listed as its plain `(aid, args)`
+        pair, which the playouts of search use as it is, and becomes an `Action` here (kept,
+        so that `apply` finds it by identity)."""
+        legal = self._legal
+        if self.program.plain_actions:
+            legal = self._legal = [a if a.__class__ is Action else Action(a) for a in legal]
+        return list(legal)
+
+    def decision(self) -> Decision | None:
+        """The decision at hand: who decides, at which `choose`/`turn` statement, among which
+        action names, with its prompt (None once the game is over)."""
+        return inspection.decision(self)
+
+    def component_info(self, component: int) -> ComponentInfo:
+        """A component's kind, label, attributes, properties and place (reads the full state)."""
+        return inspection.component_info(self, component)
+
+    def components(self, zone: str | None = None, owner: int | None = None, row: int | None = None,
+                   column: int | None = None) -> list[int]:
+        """Component ids: all, or those in a zone (of a seat, at a grid's cell), bottom first."""
+        return inspection.components(self, zone, owner, row, column)
 
     def label(self, action: Action | tuple) -> str:
         aid, args = action
@@ -558,6 +574,9 @@ class Game:
             view["together"] = simultaneous.shown(self, player)
         if player is not None and player == self.current_player:
             view["legal"] = self.legal_labels()
+            prompt = prog.decision_prompt.get(st.pc)
+            if prompt is not None:  # a text of the rules naming the decision, for the one who decides
+                view["prompt"] = prompt
         if properties:
             view["properties"] = self._set_properties(zones)
         return view

@@ -506,9 +506,7 @@ class _Builder(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def turn_choose_stmt(self, meta, c):
-        names = c[1]
-        choose = ast.Choose(self.pos(meta), tuple(n for n, _ in names), tuple(p for _, p in names))
-        return ast.Turn(self.pos(meta), c[0], (choose,))
+        return ast.Turn(self.pos(meta), c[0], (self.choose_node(meta, c[1], c[2]),))
 
     @v_args(meta=True)
     def turn_stmt(self, meta, c):
@@ -521,8 +519,12 @@ class _Builder(Transformer_NonRecursive):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, c):
-        names = c[0]
-        return ast.Choose(self.pos(meta), tuple(n for n, _ in names), tuple(p for _, p in names))
+        return self.choose_node(meta, c[0], c[1])
+
+    def choose_node(self, meta, prompt: Token | None, names: list) -> ast.Choose:
+        """A decision, with the prompt text it may have (`choose "spend more?": spend, pass`)."""
+        return ast.Choose(self.pos(meta), tuple(n for n, _ in names), tuple(p for _, p in names),
+                          None if prompt is None else self.string(prompt))
 
     @v_args(meta=True)
     def score_stmt(self, meta, c):

@@ -8,10 +8,38 @@ the state itself: the same seed and actions always give the same game.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 
 from .limits import LIMITS, describe
 
 MASK64 = (1 << 64) - 1
+
+
+class Action(tuple):
+    """A legal action: the pair `(aid, args)` of the action's index in the program and its
+    chosen arguments, with those two fields by name (`a.aid`, `a.args`). It is the plain
+    tuple for equality, hashing and JSON, so logs and callers holding pairs keep working.
+
+    A tuple subclass with no `__new__` of its own: `Action((aid, args))` is made at C speed,
+    which the generated code needs (it lists each legal action as one); the program keeps one
+    ready-made `Action` per argument value where it can (`ACT_<aid>` tables), so most are
+    never made while playing."""
+
+    __slots__ = ()
+    _fields = ("aid", "args")
+    aid = property(itemgetter(0), doc="the action's index in the program (0 is `pass`)")
+    args = property(itemgetter(1), doc="its arguments, a tuple")
+
+    def __repr__(self) -> str:
+        return f"Action(aid={self[0]!r}, args={self[1]!r})"
+
+    @classmethod
+    def of(cls, aid: int, args: tuple = ()) -> Action:
+        """The action `aid` with arguments `args`."""
+        return cls((aid, tuple(args)))
+
+    def _asdict(self) -> dict:
+        return {"aid": self[0], "args": self[1]}
 
 
 class EndlessLoop(Exception):
@@ -134,6 +162,14 @@ class State:
         s.steps = self.steps
         s.sim = self.sim  # a tuple: shared, never changed in place
         return s
+
+
+def ready_actions(aid: int, choices: list[list], args: tuple = ()) -> Action | dict:
+    """The ready-made `Action`s of action `aid` whose arguments start with `args`: the
+    `Action` itself once every argument is given, else a dict per next argument, by value."""
+    if len(args) == len(choices):
+        return Action((aid, args))
+    return {value: ready_actions(aid, choices, (*args, value)) for value in choices[len(args)]}
 
 
 # --- chance -------------------------------------------------------------------------

@@ -129,6 +129,8 @@ class StatementChecks:
             for name, pos in zip(s.actions, s.action_pos):
                 if name != "pass" and name not in m.actions and name not in self.declared_twice:
                     self.error(pos, f"unknown action '{name}'", self.suggest(name, list(m.actions) + ["pass"]))
+            if s.prompt is not None:
+                self.check_prompt(s.prompt)
         elif isinstance(s, ast.ScoreStmt):
             if s.scoring not in m.scorings:
                 self.error(s.pos, f"unknown scoring '{s.scoring}'", self.suggest(s.scoring, m.scorings))
@@ -253,6 +255,15 @@ class StatementChecks:
             self.error(s.pos, f"'{s.op}' needs a number, not {want}")
         if not compatible(want, value_t):
             self.error(s.value.pos, f"expected {want}, got {value_t}")
+
+    def check_prompt(self, prompt: ast.StrLit) -> None:
+        """A decision's prompt names the decision for tools and people: a fixed text, so that it
+        is known without running the rules (`Game.decision()` reads it from the program)."""
+        if any(not isinstance(part, str) for part in prompt.parts):
+            self.error(prompt.pos, "a decision's prompt is plain text: it cannot show values",
+                       "drop the {...}; the legal actions' labels can show them")
+        elif not "".join(prompt.parts).strip():
+            self.error(prompt.pos, "a decision's prompt is empty", "write what the decision asks, or leave it out")
 
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast as py
 import itertools
+import math
 from typing import NamedTuple
 
 from .. import ast
@@ -25,6 +26,12 @@ from .rewrites import (
     stateless,
     uses,
 )
+
+ACTION_TABLE_SIZE = 4096
+"""The most ready-made `Action`s a program keeps for one action (the product of its
+arguments' possible values): past it, the action is listed as plain pairs. (Making them as
+each first argument is first listed, in a dict with `__missing__`, cost Nakasendo's listing
+17% more time than building the pairs: a dict subclass is looked up on Python's slow path.)"""
 
 
 class Combined(NamedTuple):
@@ -161,7 +168,7 @@ class ActionCompiler:
         aid = self.action_ids[info.name]
         lines: list[py.stmt] = []
         if info.decl is None:
-            return [_offer(t.tuple_([t.const(aid), t.tuple_([])]))]
+            return [self.offer(aid, [])]
         self.where = info.decl.pos
         for times, scope in info.limits:
             key = t.attr("st", "turn") if scope == "turn" else t.binop(t.const(-1), "-", t.name("me"))
@@ -234,8 +241,50 @@ class ActionCompiler:
                 body.append(loop)
                 body = loop.body
             body.extend(placed.get(depth, []))
-        body.append(_offer(t.tuple_([t.const(aid), t.tuple_(variables)])))
+        body.append(self.offer(aid, variables))
         return lines
+
+    def offer(self, aid: int, variables: list[str]) -> py.stmt:
+        """`out.append(...)` of the legal action `(aid, (variables...))`: the program's own,
+        ready-made `Action` (`ACT_<aid>`, looked up by each argument) when its arguments'
+        values are few and known, which costs less than making the tuples it is made of; else
+        the plain pair, which `Game.legal_actions()` makes an `Action` of (the playouts of
+        search use the pair as it is)."""
+        table = self.action_table(aid)
+        if table is None:
+            return _offer(t.tuple_([t.const(aid), t.tuple_(variables)]))
+        self.action_tables[aid] = table
+        found: t.Code = t.name(f"ACT_{aid}")
+        for v in variables:
+            found = t.sub(found, v)
+        return _offer(found)
+
+    def action_table(self, aid: int) -> list[list] | None:
+        """The values each argument of action `aid` may take, when they are all known when
+        compiling and their combinations few (ids of components and zones, seats, flags, enum
+        members, ints from a list or range of numbers written out; `none` too); else None."""
+        info = self.actions[aid]
+        sizes = {"comp": len(self.comp_kind), "zone": len(self.zones), "player": self.n}
+        choices: list[list] = []
+        for (_name, kind), q in zip(self.param_kinds(info), info.decl.params if info.decl else ()):
+            if kind == "flag":
+                values: list | None = [False, True]
+            elif kind in sizes:
+                values = list(range(sizes[kind]))
+            elif kind == "enum":
+                element = element_of(self.ck.types.get(q.domain) or ANY)
+                decl = self.m.enums.get(element.name) if element is not None else None
+                values = [member for member, _pos in decl.members] if decl is not None else None
+            elif kind == "int":
+                values = written_numbers(q.domain)
+            else:
+                values = None
+            if values is None:
+                return None
+            choices.append([*values, None])
+        if math.prod(len(c) for c in choices) > ACTION_TABLE_SIZE:
+            return None
+        return choices
 
     @staticmethod
     def invariant_suffix(params: list, domains: list[t.Code], variables: list[str], placed: dict) -> list[int]:
@@ -283,7 +332,7 @@ class ActionCompiler:
             body.append(t.if_(t.compare(t.name("tried"), ">", t.attr("LIMITS", "choices")),
                               [t.raise_(t.call(t.attr("rt", "TooManyChoices")))]))
             body.extend(t.if_(t.not_(cond), [t.continue_()]) for cond, _pos in fixed if uses(cond, variables) == depth)
-        body.append(_offer(t.tuple_([t.const(aid), t.tuple_(variables)])))
+        body.append(self.offer(aid, variables))
         pre.append(t.ret("out"))
         self.precomputed.append(t.function(f"pre_{k}", ["me"], pre))
         self.precomputed_aid.append(aid)
@@ -361,6 +410,16 @@ class ActionCompiler:
                          (t.const(" "), self.show(self.ck.types.get(p.domain), t.sub("args", i), elem=True))]
                 text = t.add(t.const(d.name), *shown)
         return t.function(f"label_{aid}", ["st", "me", "args"], state_aliases() + [t.ret(text)])
+
+
+def written_numbers(domain: ast.Expr) -> list[int] | None:
+    """The ints of a domain written out as numbers (`[1, 2]`, `1..4`), else None."""
+    if isinstance(domain, ast.ListLit) and all(isinstance(i, ast.IntLit) for i in domain.items):
+        return [i.value for i in domain.items]
+    if isinstance(domain, ast.Range) and isinstance(domain.low, ast.IntLit) and isinstance(domain.high, ast.IntLit) \
+            and domain.high.value - domain.low.value < ACTION_TABLE_SIZE:
+        return list(range(domain.low.value, domain.high.value + 1))
+    return None
 
 
 def _offer(action: t.Code) -> py.stmt:

@@ -50,6 +50,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.precomputed_aid: list[int] = []  # the action each of them lists
         self.trigger_stack: list[ast.TriggerDecl] = []  # triggers being inlined, to refuse cycles
         self.grouped: set[int] = set()  # precomputed lists grouped by their first argument
+        self.action_tables: dict[int, list[list]] = {}  # action -> its arguments' values, for ACT_<aid>
         self.options = options
         self.blocks: list[list[py.stmt]] = []
         self.cur: int = -1
@@ -62,6 +63,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.line_map: dict[int, ast.Pos] = {}
         self.operand_map: dict[tuple[int, int], tuple] = {}  # (line, column) -> an operation's operands
         self.decision_pos: dict[int, ast.Pos] = {}  # resume block -> the decision's statement
+        self.decision_prompt: dict[int, str] = {}  # resume block -> the decision's prompt, if it has one
         self.slot_types: list[Type] = []  # per persistent local: what it holds ("resume": a block)
         self.slot_scope: dict[int, tuple[int, int]] = {}  # local -> blocks [first, end) where it is set
         self.where: ast.Pos | None = None  # the rule being compiled, for what Python refuses
@@ -213,6 +215,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         ns["LIVE"] = live = []  # filled once the module has made the label functions
         ns["PRE"] = pre = []
         ns["FIRED"] = [0] * len(self.m.triggers)
+        ns.update({f"ACT_{aid}": runtime.ready_actions(aid, choices) for aid, choices in self.action_tables.items()})
         exec(code, ns)  # noqa: S102 - a tree the compiler built; texts of the rules are constants in it
         live.extend(ns[self.live_src[kind].name] if kind in self.live_src else None for kind in self.comp_kind)
         for k in range(len(self.precomputed)):
@@ -256,7 +259,9 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
                         for i, inv in enumerate(self.m.invariants)],
             measures=[(m.label, m.pos, ns[f"measure_{i}"]) for i, m in enumerate(self.m.measures.values())],
             action_params=[self.param_kinds(info) for info in self.actions],
-            decision_pos=self.decision_pos, slot_types=self.slot_types, slot_scope=self.slot_scope,
+            decision_pos=self.decision_pos, decision_prompt=self.decision_prompt,
+            plain_actions=len(self.action_tables) < len(self.actions),
+            slot_types=self.slot_types, slot_scope=self.slot_scope,
             live_labels=live if self.live_src else [],
         )
         program.apply_records = [

@@ -92,6 +92,8 @@ class Program:
     # per action, its parameters as (name, kind of the values it takes: comp, zone, player, flag, ...)
     action_params: list = attrs.Factory(list)
     decision_pos: dict = attrs.Factory(dict)  # block resuming after a decision -> its choose/turn statement
+    decision_prompt: dict = attrs.Factory(dict)  # block resuming after a decision -> its prompt text, if any
+    plain_actions: bool = False  # some actions are listed as plain (aid, args) pairs, not as `Action`s
     slot_types: list = attrs.Factory(list)  # per persistent local (`st.l`): the type of what it holds
     slot_scope: dict = attrs.Factory(dict)  # local -> the blocks [first, end) where it always holds a value
     # per component: None, or the function `(st, c) -> text` of a label that reads properties,

@@ -466,6 +466,8 @@ class StatementCompiler:
                 self.points.append(ids)
             nxt = self.new_block()
             self.decision_pos[nxt] = s.pos
+            if s.prompt is not None:  # plain text (checked): known without running the rules
+                self.decision_prompt[nxt] = "".join(s.prompt.parts)
             e(t.assign(t.attr("st", "chooser"), t.clone(env.me)), s.pos)
             e(t.assign(t.attr("st", "options"), t.const(ids)))
             e(t.assign(t.attr("st", "pc"), t.const(nxt)))
