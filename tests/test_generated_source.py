@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "deb93ea2e838dff4",
-    ("hagakure", 4): "dfd02b950da14e45",
-    ("hagakure", 5): "2488679467c99a17",
-    ("naishi", 2): "34e6bbf4f43a46a7",
-    ("naishi_legends", 2): "eef4ccb1e7955409",
+    ("hagakure", 3): "5227348b6bb4e69c",
+    ("hagakure", 4): "dfce27fb73e23c4a",
+    ("hagakure", 5): "722ffff6050cebee",
+    ("naishi", 2): "f0bd8903bdf92d41",
+    ("naishi_legends", 2): "c157a10d52a5bfdf",
 }
 
 
