@@ -97,8 +97,9 @@ class Chooser:
     through `ask` (a prompt -> an answer) and `say` (one line out)."""
 
     def __init__(self, who: str, labels: list[str], keys: list[tuple[str, ...]], params: list[tuple[str, ...]],
-                 ask: Callable[[str], str], say: Callable[[str], Any], width: int = 100):
+                 ask: Callable[[str], str], say: Callable[[str], Any], width: int = 100, prompt: str | None = None):
         self.who = who
+        self.prompt = prompt  # the decision's own words (`choose "spend more?": ...`), if it has them
         self.labels = labels
         self.keys = keys  # per action: (name, value of each parameter..., label): unique per action
         self.params = params  # per action: what each of its parameters asks (`which one (from hand)?`)
@@ -111,7 +112,7 @@ class Chooser:
     # --- the whole decision ------------------------------------------------------------
     def choose(self) -> int:
         """The index of the chosen action."""
-        self.say(f"{self.who}, choose an action:")
+        self.say(f"{self.who}: {self.prompt}" if self.prompt else f"{self.who}, choose an action:")
         everything = list(range(len(self.labels)))
         pool = self.distinct(everything)
         if len(pool) <= STEP_THRESHOLD:
@@ -342,7 +343,8 @@ class HumanAgent:
             if action[0] not in asked:
                 asked[action[0]] = questions(game, action[0])
             params.append(asked[action[0]])
-        chooser = Chooser(player_name(me), labels, keys, params, self.input_fn, self.output_fn, width)
+        chooser = Chooser(player_name(me), labels, keys, params, self.input_fn, self.output_fn, width,
+                          prompt=view.get("prompt"))
         return actions[chooser.choose()]
 
 

@@ -300,3 +300,19 @@ def test_a_reveal_is_shown_once_and_stays_in_the_view_data() -> None:
     assert said[0] == "--- P1 sees (Views) ---" and not any("gem 1" in line for line in said)
     assert game.view(0)["seen"] == [{"zone": "vault", "contents": ["gem 1", "gem 2", "gem 3"]}]
     assert "  seen in vault: gem 1, gem 2, gem 3" in render_view(game.view(0))  # the whole view, asked for
+
+
+def test_a_decision_with_a_prompt_asks_in_its_own_words() -> None:
+    """tests/synthetic/prompts.rules: the first decision is `turn p "reserve?": save, pass`, the
+    next `choose "spend more?": spend, pass`; without a prompt the screen asks generically."""
+    game = ruleforge.load(ROOT / "tests" / "synthetic" / "prompts.rules").new_game(2, seed=0)
+    first = Script("1")
+    assert first.choose(game) == "keep a coin back"
+    assert "P1: reserve?" in first.shown and "P1, choose an action:" not in first.shown
+    game.apply("keep a coin back")
+    second = Script("1")
+    second.choose(game)
+    assert "P1: spend more?" in second.shown
+    plain = Script("1")
+    plain.choose(ruleforge.load(HAGAKURE).new_game(3, seed=0))
+    assert "P3, choose an action:" in plain.shown

@@ -90,7 +90,7 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
     while not game.is_over:
         if watch.decisions >= limit:
             raise GameError(too_many_decisions(watch.decisions))
-        legal = game.legal_actions()
+        legal = game._legal  # read only, and replaced (never changed) by apply: no copy needed
         before = fired[:] if fired else None
         action = seats[game.current_player].choose(game)  # type: ignore[index]
         if before is not None and before != fired:  # an agent's look-ahead fired them, not the game
