@@ -678,7 +678,7 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str, line_offset: int, text: 
                               "scale the quantity (count tenths, say) or use '//' to divide")
         if tok.type == "$END":
             pos = ast.Pos(path, line + line_offset, col, line + line_offset, col + 1)
-        postfix = _postfix_problem(tok, text, names)
+        postfix = _postfix_problem(tok, text, names) or _sort_problem(tok, text, names)
         if postfix is not None:
             return Diagnostic(pos, *postfix)
         return Diagnostic(pos, f"unexpected {what}", f"expected {shown}")
@@ -706,6 +706,17 @@ def _postfix_problem(tok: Token, text: str, accepts) -> tuple[str, str] | None:
         return ("an index is one number: xs[i, j] is not a list's item",
                 "a list of lists is indexed twice: xs[i][j]")
     return None
+
+
+def _sort_problem(tok: Token, text: str, accepts) -> tuple[str, str] | None:
+    """`sort pool by n`: a sort names each item before its zone, as `for` does."""
+    line = text[:tok.start_pos or 0].rsplit("\n", 1)[-1]
+    match = re.search(r"\bsort\s+([A-Za-z_][A-Za-z0-9_]*)\s*$", line)
+    if match is None or "IN" not in accepts:
+        return None
+    zone = match.group(1)
+    return (f"'sort {zone}' needs a name for each item: sort c in {zone} by ...",
+            f"write sort c in {zone} by c.key (the key is read for each item c)")
 
 
 def _inside_index(before: str) -> bool:

@@ -140,11 +140,18 @@ def test_a_def_and_an_action_of_one_name_say_so_once(tmp_path: Path) -> None:
 
 
 def test_a_line_of_unknown_words_is_one_error(tmp_path: Path) -> None:
-    found = errors(tmp_path, HEAD + 'flow {\n  sort xs by n\n  n = 1\n  shufle z\n}\n')
+    found = errors(tmp_path, HEAD + 'flow {\n  order xs by n\n  n = 1\n  shufle z\n}\n')
     assert [f[:3] for f in found] == [
-        (7, 3, "'sort xs by n' is not a statement: no statement starts with 'sort', and no phase is called 'sort'"),
+        (7, 3, "'order xs by n' is not a statement: no statement starts with 'order', and no phase is called 'order'"),
         (9, 3, "'shufle z' is not a statement: no statement starts with 'shufle', and no phase is called 'shufle'"),
     ]
+
+
+def test_a_sort_without_its_item_name_says_how_to_write_it(tmp_path: Path) -> None:
+    """`sort pool by n` (the form designers tried first) is one error at the `by`."""
+    found = errors(tmp_path, HEAD + 'flow {\n  sort z by n\n}\n')
+    assert found == [(7, 10, "'sort z' needs a name for each item: sort c in z by ...",
+                      "write sort c in z by c.key (the key is read for each item c)")]
 
 
 def test_postfixes_the_grammar_cannot_take_are_explained(tmp_path: Path) -> None:

@@ -104,7 +104,7 @@ def test_a_game_without_such_labels_renders_none_at_show_time() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("flow { sort pool by n }", "unexpected 'by'"),
+    ("flow { sort pool by n }", "'sort pool' needs a name for each item: sort c in pool by ..."),
     ("flow { sort c in pool by c.name }", "a sort key must be int"),
     ("flow { sort c in 3 by 1 }", "the zone to sort must be zone"),
     ("def d = sorted(c for c in pool)  flow { }", "'sorted' needs 'by'"),
