@@ -852,8 +852,12 @@ def render_template(prog: Program, tid: int, values: tuple) -> str:
                 out.append(player_name(value))
             elif kind == "comp" and isinstance(value, int):
                 out.append(prog.comp_label[value])
+            elif kind == "zone" and isinstance(value, int):
+                out.append(prog.zones[value].key)
+            elif kind == "flag" and value is not None:
+                out.append("yes" if value else "no")  # as labels and the docs write a flag
             else:
-                out.append(str(value))
+                out.append(runtime.show(value))  # none, not Python's None
     return "".join(out)
 
 

@@ -208,8 +208,15 @@ def shuffle(st: State, zi: int) -> None:
 def shown_label(st: State, c, labels: list, live: list) -> str:
     """A component's label as it reads now: a label that reads changeable properties is
     rendered from the state, any other is the text worked out when the game was built."""
+    if c is None:
+        return "none"
     render = live[c]
     return labels[c] if render is None else render(st, c)
+
+
+def show_player(p) -> str:
+    """A seat as people read it, P1..; `none` for a player variable not yet set."""
+    return "none" if p is None else f"P{p + 1}"
 
 
 def sort_zone(st: State, zi: int, keys: list) -> None:

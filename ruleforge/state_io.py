@@ -341,12 +341,26 @@ def _log_problem(prog: Program, entry: Any) -> str | None:
     if kind == "say":
         if len(rest) != 2 or not isinstance(rest[1], list):
             return "must be [\"say\", template, [values]]"
-        return _int_problem(rest[0], 0, len(prog.log_templates) - 1) or plain_problem(rest[1])
+        return (_int_problem(rest[0], 0, len(prog.log_templates) - 1) or plain_problem(rest[1])
+                or _logged_values_problem(prog, prog.log_templates[rest[0]], rest[1]))
     # a scoring: its index and each player's points
     if len(rest) != 2 or not isinstance(rest[1], list) or len(rest[1]) != prog.players:
         return f"must be [\"score\", scoring, [points of each of {prog.players} players]]"
     return _int_problem(rest[0], 0, len(prog.scorings) - 1) or next(
         (f"points {p}" for x in rest[1] if (p := _int_problem(x))), None)
+
+
+def _logged_values_problem(prog: Program, parts: list, values: list) -> str | None:
+    """A log line's values against its template: a component, zone or seat it shows by number
+    must be one of the game's (the line is rendered by looking the number up)."""
+    kinds = [part[0] for part in parts if not isinstance(part, str)]
+    if len(values) != len(kinds):
+        return f"has {len(values)} values where its line shows {len(kinds)}"
+    sizes = {"comp": len(prog.comp_label), "zone": len(prog.zones), "player": prog.players}
+    for kind, value in zip(kinds, values):
+        if kind in sizes and value is not None and (problem := _int_problem(value, 0, sizes[kind] - 1)):
+            return f"a {kind} value {problem}"
+    return None
 
 
 def _decision(prog: Program, data: dict, st: State) -> None:

@@ -182,3 +182,20 @@ def test_a_phase_parameter_is_a_new_name(tmp_path: Path) -> None:
     found = errors(tmp_path, HEAD + "phase p(me: int, a: int, a: flag) { }\nflow { }\n")
     assert [f[:3] for f in found] == [(6, 9, "'me' is a built-in name and cannot be a parameter"),
                                       (6, 26, "phase 'p' has two parameters called 'a'")]
+
+
+def test_values_in_texts_read_as_the_docs_say(tmp_path: Path) -> None:
+    """docs/language.md, strings: a flag as yes/no, a zone by its name, nothing as none, in a
+    label and in a log line alike (the top of an empty zone and an unset player once stopped
+    the game, and a log line wrote True and a zone's number)."""
+    path = tmp_path / "texts.rules"
+    path.write_text('game "t"\nplayers 2\nkind Card { n: int  label "card {n}" }\nzone deck: pile\n'
+                    'zone offer: pile\nzone hand per player: hand\nvar on: flag = true\nvar leader: player\n'
+                    'components { Card(n: 1..2) in deck }\n'
+                    'action take "take {first(offer)} from {leader}, {on} {hand(me)}" {\n'
+                    '  log "{on} {deck} {hand(me)} {top_of(offer)} {leader} {last(deck)} {me}"\n}\n'
+                    'flow { turn first(players): take }\n', encoding="utf-8")
+    game = ruleforge.load(path).new_game(2, seed=0)
+    assert game.legal_labels() == ["take none from none, yes hand(P1)"]
+    game.apply(game.legal_actions()[0])
+    assert game.log_lines() == ["P1: take none from none, yes hand(P1)", "yes deck hand(P1) none none card 2 P1"]

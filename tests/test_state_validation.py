@@ -225,3 +225,19 @@ def test_options_are_checked(options: dict, message: str) -> None:
     synthetic = ruleforge.load(ROOT / "tests" / "synthetic" / "options.rules")
     with pytest.raises(GameError, match=message.replace("[", r"\[").replace("]", r"\]")):
         synthetic.new_game(1, options=options)
+
+
+def test_a_logged_line_names_only_components_of_the_game() -> None:
+    """A log line that shows a component (Love Letter's Baron: "P2 loses the comparison with
+    Guard") keeps its number; a saved state whose number is no component is refused, not left to
+    fail when the log is read."""
+    ll = ruleforge.load(ROOT / "games" / "love_letter.rules")
+    doc = json.loads(json.dumps(ll.new_game(2, seed=0).to_json()))
+    [tid] = [i for i, parts in enumerate(ll.program(2).log_templates)
+             if [p[0] for p in parts if not isinstance(p, str)] == ["player", "comp"]][:1]
+    line = ["say", tid, [1, 999]]
+    with pytest.raises(GameError) as err:
+        ll.load_game(_with(doc, ["state", "log"], [line]))
+    assert "saved state: 'log' entry 0" in str(err.value) and "a comp value is out of range: 999" in str(err.value)
+    good = ll.load_game(_with(doc, ["state", "log"], [["say", tid, [1, 0]]]))
+    assert good.log_lines()[0].startswith("P2 loses the comparison with ")

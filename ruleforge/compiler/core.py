@@ -211,6 +211,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         """Run the compiled module and gather its functions and tables into a Program."""
         ns = self.base_namespace()
         ns["LBL"] = self.comp_label
+        ns["ZKEY"] = [z.key for z in self.zones]  # a zone in a text: `hand(P1)`, `board(P1)[2,3]`
         ns["LOGT"] = self.log_templates
         ns["LIVE"] = live = []  # filled once the module has made the label functions
         ns["PRE"] = pre = []

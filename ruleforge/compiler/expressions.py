@@ -99,11 +99,17 @@ class ExpressionCompiler:
         if name == "comp":
             if self.live_kinds:  # some label reads properties: rendered from the state
                 return t.call("shown_label", "st", code, "LBL", "LIVE")
+            if self.code_may_be_none(code):  # the top of an empty zone shows as none
+                return self.guarded(t.name("LBL"), code, "none", spare_entry=False)
             return t.sub("LBL", code)
         if name == "player":
+            if self.code_may_be_none(code):  # an unset player variable shows as none
+                return t.call("show_player", code)
             return t.binop(t.const("P"), "+", t.call("str", t.binop(code, "+", t.const(1))))
         if name == "flag":
             return t.ifexp(code, t.const("yes"), t.const("no"))
+        if name == "zone":
+            return t.call("show", code) if self.code_may_be_none(code) else t.sub("ZKEY", code)
         if gives_text(code):
             return code  # already a text: show() would give it back as it is
         return t.call("show", code)

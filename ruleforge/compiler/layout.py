@@ -180,7 +180,7 @@ class LayoutCompiler:
             "shuffle": runtime.shuffle, "rand_choice": runtime.rand_choice,
             "swap_zones": runtime.swap_zones, "swap_components": runtime.swap_components,
             "reveal_zone": runtime.reveal_zone, "reveal_component": runtime.reveal_component,
-            "index_in_zone": runtime.index_in_zone, "show": runtime.show,
+            "index_in_zone": runtime.index_in_zone, "show": runtime.show, "show_player": runtime.show_player,
             "_last": runtime.last, "_first": runtime.first,
             "NOTHING": (None,),  # `(zone or NOTHING)[-1]`: the top of a zone, none when it is empty
             "pop_frame": runtime.pop_frame, "split_by": runtime.split_by, "counts_as_value": runtime.counts_as_value,
