@@ -21,8 +21,8 @@ DIGESTS = {
     ("hagakure", 3): "5227348b6bb4e69c",
     ("hagakure", 4): "dfce27fb73e23c4a",
     ("hagakure", 5): "722ffff6050cebee",
-    ("naishi", 2): "f0bd8903bdf92d41",
-    ("naishi_legends", 2): "c157a10d52a5bfdf",
+    ("naishi", 2): "4c42eed79059251f",
+    ("naishi_legends", 2): "101874d28dbc63f8",
 }
 
 
