@@ -30,7 +30,7 @@ from .rewrites import (
 ACTION_TABLE_SIZE = 4096
 """The most ready-made `Action`s a program keeps for one action (the product of its
 arguments' possible values): past it, the action is listed as plain pairs. (Making them as
-each first argument is first listed, in a dict with `__missing__`, cost Nakasendo's listing
+each first argument is first listed, in a dict with `__missing__`, cost a grid game's listing
 17% more time than building the pairs: a dict subclass is looked up on Python's slow path.)"""
 
 
