@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from operator import itemgetter
 
+from .geometry import SIDE_INDEX
 from .limits import LIMITS, describe
 
 MASK64 = (1 << 64) - 1
@@ -212,6 +213,16 @@ def shown_label(st: State, c, labels: list, live: list) -> str:
         return "none"
     render = live[c]
     return labels[c] if render is None else render(st, c)
+
+
+def neighbour_of(near: tuple, zone, side) -> int | None:
+    """`neighbour(x, s)`: the cell beyond side s of cell `zone` (`near` holds each zone's
+    neighbours in the order of `geometry.SIDE_STEPS`); none at the edge, off a grid, or for no
+    side. Looked up when asked, so that a game of many cells builds no table for it."""
+    cells = near[zone] if zone is not None else None
+    if cells is None or side is None:
+        return None
+    return cells[SIDE_INDEX[side]]
 
 
 def show_player(p) -> str:

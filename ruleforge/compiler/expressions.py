@@ -516,7 +516,7 @@ class ExpressionCompiler:
         if f == "opposite":
             return t.sub("OPPOSITE", a[0])
         if f == "neighbour":  # the cell beyond that side (none at the edge, off a grid, or for no side)
-            return t.call(t.attr(t.sub("TOWARD", where), "get"), a[1])
+            return t.call("neighbour_of", "NEAR", where, a[1])
         if f in ("rows", "columns"):
             return t.const(self.grid_of(args[0])[f == "columns"])
         if f in ("span_rows", "span_columns"):

@@ -196,7 +196,7 @@ class LayoutCompiler:
             "OPPOSITE": geometry.OPPOSITE, "UNSET": invariants.UNSET,
             "PATHS": {},  # longest paths already worked out, by the cells and their segments
             "NEAR": self.neighbours(),
-            "TOWARD": self.toward(),
+            "neighbour_of": runtime.neighbour_of,
             "KIND": tuple(getattr(self, "comp_kind", ())),
             "KINDS": {**dict(enumerate(getattr(self, "comp_kind", ()))), None: None},  # none too
             "keep": runtime.keep, "shared": runtime.shared,
@@ -256,14 +256,6 @@ class LayoutCompiler:
             tuple(index.get((z.name, z.owner, z.row + dr, z.column + dc)) for dr, dc in geometry.SIDE_STEPS.values())
             if z.row is not None else None
             for z in zones)
-
-    def toward(self) -> dict:
-        """For each zone index (and none): the cells beyond each side, by side name, for
-        `neighbour(x, s)`; a zone that is not a cell, or none, has no neighbour."""
-        out: dict = {None: {}}
-        for i, near in enumerate(self.neighbours()):
-            out[i] = {} if near is None else {side: j for side, j in zip(geometry.SIDE_STEPS, near) if j is not None}
-        return out
 
     def adjacency(self) -> tuple:
         """For each zone index: the orthogonally adjacent cells of the same grid instance."""
