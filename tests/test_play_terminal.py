@@ -76,6 +76,29 @@ def test_play_piped_without_agents_seats_no_person() -> None:
     assert "you play P1 against random agents when this runs at a terminal" in " ".join(shown.split())
 
 
+class Terminal:
+    """What a program in a pseudo-terminal has written, read up to a text within the deadline."""
+
+    def __init__(self, master: int):
+        self.master = master
+        self.seen = ""
+
+    def read_until(self, pattern: str, times: int = 1) -> str:
+        end = time.monotonic() + DEADLINE
+        while self.seen.count(pattern) < times:
+            left = end - time.monotonic()
+            assert left > 0, f"no {pattern!r} in:\n{self.seen}"
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:  # the other end closed
+                    chunk = b""
+                assert chunk, f"the game ended before {pattern!r}:\n{self.seen}"
+                self.seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+        return self.seen
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_play_in_a_pseudo_terminal() -> None:
     import fcntl
@@ -88,23 +111,7 @@ def test_play_in_a_pseudo_terminal() -> None:
     proc = subprocess.Popen(COMMAND, cwd=ROOT, env=environment(), stdin=slave, stdout=slave, stderr=slave,
                             close_fds=True)
     os.close(slave)
-    seen = ""
-
-    def read_until(pattern: str, times: int = 1) -> str:
-        nonlocal seen
-        end = time.monotonic() + DEADLINE
-        while seen.count(pattern) < times:
-            left = end - time.monotonic()
-            assert left > 0, f"no {pattern!r} in:\n{seen}"
-            ready, _, _ = select.select([master], [], [], left)
-            if ready:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:  # the other end closed
-                    chunk = b""
-                assert chunk, f"the game ended before {pattern!r}:\n{seen}"
-                seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
-        return seen
+    read_until = Terminal(master).read_until
 
     try:
         check_first_screen(read_until(FIRST_PROMPT))
@@ -131,16 +138,8 @@ def test_play_at_a_terminal_without_agents_seats_a_person_at_p1() -> None:
     proc = subprocess.Popen(command, cwd=ROOT, env=environment(), stdin=slave, stdout=slave, stderr=slave,
                             close_fds=True)
     os.close(slave)
-    seen = ""
     try:
-        end = time.monotonic() + DEADLINE
-        while FIRST_PROMPT not in seen:
-            left = end - time.monotonic()
-            assert left > 0, f"no prompt in:\n{seen}"
-            if select.select([master], [], [], left)[0]:
-                chunk = os.read(master, 65536)
-                assert chunk, seen
-                seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+        seen = Terminal(master).read_until(FIRST_PROMPT)
         assert "you are P1; P2 random (--agents chooses who plays each seat)" in seen, seen
         assert "P1, choose an action:" in seen, seen
         os.write(master, b"\x04")  # end of input: the game is abandoned
