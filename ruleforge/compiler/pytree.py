@@ -249,13 +249,33 @@ def is_cheap(node: Code) -> bool:
     return isinstance(node, py.Name) or is_slot(node) or int_value(node) is not None
 
 
+_MISSING = object()
+
+
+def nodes(node: py.AST) -> Iterator[py.AST]:
+    """Every node of a tree, in no particular order (`ast.walk` without its generators)."""
+    todo = [node]
+    pop, push, extend = todo.pop, todo.append, todo.extend
+    while todo:
+        n = pop()
+        if not isinstance(n, py.AST):
+            continue  # a name in `global`, a missing key of a dict
+        yield n
+        for field in n._fields:
+            value = getattr(n, field, None)
+            if type(value) is list:
+                extend(value)
+            elif isinstance(value, py.AST):
+                push(value)
+
+
 def names_in(node: py.AST) -> set[str]:
-    return {n.id for n in py.walk(node) if isinstance(n, py.Name)}
+    return {n.id for n in nodes(node) if type(n) is py.Name}
 
 
 def draws(node: py.AST) -> bool:
     """Whether code draws at random (each copy of it would draw anew)."""
-    return any(isinstance(n, py.Name) and n.id.startswith("rand_") for n in py.walk(node))
+    return any(type(n) is py.Name and n.id.startswith("rand_") for n in nodes(node))
 
 
 def calls(node: py.AST, fname: str) -> bool:
@@ -277,24 +297,35 @@ def depth(node: py.AST) -> int:
 
 
 def size(node: py.AST) -> int:
-    return sum(1 for _ in py.walk(node))
+    return sum(1 for _ in nodes(node))
 
 
 def count_statements(body: list[py.stmt]) -> int:
     """Statements in a body, those inside compound ones too (what a block costs to copy)."""
-    return sum(1 for s in body for n in py.walk(s) if isinstance(n, py.stmt))
+    return sum(1 for s in body for n in nodes(s) if isinstance(n, py.stmt))
 
 
 # --- copying ------------------------------------------------------------------
 def clone(node):
-    """A copy of a tree (of a list of them): a node may stand in one place only."""
-    if isinstance(node, list):
+    """A copy of a tree (of a list of them): a node may stand in one place only. Nodes without
+    fields or positions (`Load`, `Add`) hold nothing and are shared."""
+    if type(node) is list:
         return [clone(x) for x in node]
     if not isinstance(node, py.AST):
         return node
-    out = node.__class__()
-    for field, value in py.iter_fields(node):
-        setattr(out, field, clone(value))
+    cls = node.__class__
+    if not cls._fields and not cls._attributes:
+        return node
+    out = cls.__new__(cls)
+    for field in cls._fields:
+        value = getattr(node, field, _MISSING)
+        if value is _MISSING:
+            continue
+        if type(value) is list:
+            value = [clone(x) for x in value]
+        elif isinstance(value, py.AST):
+            value = clone(value)
+        setattr(out, field, value)
     pos = getattr(node, POS, None)
     if pos is not None:
         setattr(out, POS, pos)
@@ -335,9 +366,10 @@ def number_lines(module: py.Module, operand_map: dict | None = None) -> dict[int
     counter = iter(range(1, 1 << 62))
 
     def unshare(node):
-        if id(node) in seen:
+        key = id(node)
+        if key in seen:
             return clone(node)
-        seen.add(id(node))
+        seen.add(key)
         return node
 
     def place_field(node: py.AST, field: str, value, line: int) -> None:
@@ -353,9 +385,11 @@ def number_lines(module: py.Module, operand_map: dict | None = None) -> dict[int
             place(value, line)
 
     def place(node: py.AST, line: int) -> None:
-        for field, value in py.iter_fields(node):
-            place_field(node, field, value, line)
-        if "lineno" in node._attributes:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if value is not None and (type(value) is list or isinstance(value, py.AST)):
+                place_field(node, field, value, line)
+        if node._attributes:
             node.lineno = node.end_lineno = line
             marked = getattr(node, OPERANDS, None)
             if marked is not None and operand_map is not None:

@@ -372,22 +372,24 @@ def fuse_blocks(blocks: list[list[py.stmt]]) -> list[list[py.stmt]]:
     place saves a call per step. Each block inlines a given target at most once (no cycles)
     and stops growing past MAX_FUSED_STATEMENTS.
     """
+    sizes = [t.count_statements(body) for body in blocks]
     fused = []
     for i, body in enumerate(blocks):
         done = {i}
         body = t.clone(body)
+        size = sizes[i]
         changed = True
-        while changed and t.count_statements(body) < MAX_FUSED_STATEMENTS:
+        while changed and size < MAX_FUSED_STATEMENTS:
             changed = False
-            before = t.count_statements(body)
+            before = size
             for stmts in list(t.walk_statements(body)):
                 out = []
                 for stmt in stmts:
                     k = _jump(stmt)
-                    if k is not None and k not in done \
-                            and before + t.count_statements(blocks[k]) <= MAX_FUSED_STATEMENTS:
+                    if k is not None and k not in done and before + sizes[k] <= MAX_FUSED_STATEMENTS:
                         out.extend(t.clone(blocks[k]))
                         done.add(k)
+                        size += sizes[k] - 1
                         changed = True
                     else:
                         out.append(stmt)

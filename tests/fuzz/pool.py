@@ -2,7 +2,9 @@
 
 Each input is written to a file, then judged by `worker.py` in a subprocess capped at
 `RULEFORGE_FUZZ_MEMORY` bytes (default 2 GiB) and a time bound (`TIMEOUTS`; `RULEFORGE_FUZZ_TIMEOUT`
-seconds for every kind).
+seconds for every kind). The bound counts the worker's own processor time where the system
+tells it (Linux's /proc), so that a machine busy with other work does not turn a slow answer
+into a "hang"; wall time is bounded too, at `WALL_FACTOR` times the bound.
 An input that overruns the time or kills the worker is a failure; the worker is then started
 again. Every failing input is kept under `RULEFORGE_FUZZ_FAILURES` (default
 `$TMPDIR/ruleforge-fuzz-failures`) with a `.txt` beside it saying what went wrong, so that it
@@ -19,6 +21,7 @@ import selectors
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +35,7 @@ TIMEOUTS = {"rules": 10.0, "state": 5.0, "position": 5.0, "log": 5.0, "harness-c
 if "RULEFORGE_FUZZ_TIMEOUT" in os.environ:
     TIMEOUTS = dict.fromkeys(TIMEOUTS, float(os.environ["RULEFORGE_FUZZ_TIMEOUT"]))
 FAILURES = Path(os.environ.get("RULEFORGE_FUZZ_FAILURES", Path(tempfile.gettempdir()) / "ruleforge-fuzz-failures"))
+WALL_FACTOR = 6  # a worker waiting on nothing (or starved of the processor) stops at last
 EXTENSIONS = {"rules": ".rules", "state": ".json", "position": ".json", "log": ".json", "harness-check": ".txt"}
 
 
@@ -83,11 +87,9 @@ class Worker:
             proc.stdin.flush()
         except BrokenPipeError:
             return self._died(proc)
-        with selectors.DefaultSelector() as sel:
-            sel.register(proc.stdout, selectors.EVENT_READ)
-            if not sel.select(timeout):
-                self.stop()
-                return Verdict("failure", f"timeout ({timeout:g} s) on {job['kind']}", "")
+        if not _answered(proc, timeout):
+            self.stop()
+            return Verdict("failure", f"timeout ({timeout:g} s) on {job['kind']}", "")
         line = proc.stdout.readline()
         if not line:
             return self._died(proc)
@@ -97,6 +99,31 @@ class Worker:
         code = proc.wait()
         self.proc = None
         return Verdict("failure", f"worker died (exit {code})", self._stderr_tail())
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The processor time a process has used (user and system), or None where /proc is not."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _answered(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait for the worker's answer until it has used `timeout` seconds of processor time (of
+    wall time where that cannot be read), and at most WALL_FACTOR times that of wall time."""
+    start_cpu, start = _cpu_seconds(proc.pid), time.monotonic()
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        while True:
+            if sel.select(min(0.5, timeout)):
+                return True
+            waited = time.monotonic() - start
+            cpu = _cpu_seconds(proc.pid)
+            used = waited if start_cpu is None or cpu is None else cpu - start_cpu
+            if used >= timeout or waited >= WALL_FACTOR * timeout:
+                return False
 
 
 def slug(text: str) -> str:
