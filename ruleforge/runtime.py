@@ -173,6 +173,13 @@ def ready_actions(aid: int, choices: list[list], args: tuple = ()) -> Action | d
     return {value: ready_actions(aid, choices, (*args, value)) for value in choices[len(args)]}
 
 
+def ready_row(rows: dict, aid: int, choices: list[list], value) -> Action | dict:
+    """The ready-made `Action`s of action `aid` whose first argument is `value`, made when one
+    of them is first listed and kept in `rows` (an action with too many to make at once)."""
+    row = rows[value] = ready_actions(aid, choices, (value,))
+    return row
+
+
 # --- chance -------------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast as py
+import functools
 import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,6 +52,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.trigger_stack: list[ast.TriggerDecl] = []  # triggers being inlined, to refuse cycles
         self.grouped: set[int] = set()  # precomputed lists grouped by their first argument
         self.action_tables: dict[int, list[list]] = {}  # action -> its arguments' values, for ACT_<aid>
+        self.lazy_tables: set[int] = set()  # actions whose ACT_<aid> is filled a row at a time
         self.options = options
         self.blocks: list[list[py.stmt]] = []
         self.cur: int = -1
@@ -216,7 +218,12 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         ns["LIVE"] = live = []  # filled once the module has made the label functions
         ns["PRE"] = pre = []
         ns["FIRED"] = [0] * len(self.m.triggers)
-        ns.update({f"ACT_{aid}": runtime.ready_actions(aid, choices) for aid, choices in self.action_tables.items()})
+        for aid, choices in self.action_tables.items():
+            if aid in self.lazy_tables:
+                ns[f"ACT_{aid}"] = rows = dict.fromkeys(choices[0])
+                ns[f"ACT_ROW_{aid}"] = functools.partial(runtime.ready_row, rows, aid, choices)
+            else:
+                ns[f"ACT_{aid}"] = runtime.ready_actions(aid, choices)
         exec(code, ns)  # noqa: S102 - a tree the compiler built; texts of the rules are constants in it
         live.extend(ns[self.live_src[kind].name] if kind in self.live_src else None for kind in self.comp_kind)
         for k in range(len(self.precomputed)):
