@@ -168,16 +168,30 @@ class State:
 def ready_actions(aid: int, choices: list[list], args: tuple = ()) -> Action | dict:
     """The ready-made `Action`s of action `aid` whose arguments start with `args`: the
     `Action` itself once every argument is given, else a dict per next argument, by value."""
-    if len(args) == len(choices):
+    depth = len(args)
+    if depth == len(choices):
         return Action((aid, args))
-    return {value: ready_actions(aid, choices, (*args, value)) for value in choices[len(args)]}
+    if depth == len(choices) - 1:
+        return {value: Action((aid, (*args, value))) for value in choices[depth]}
+    return {value: ready_actions(aid, choices, (*args, value)) for value in choices[depth]}
 
 
-def ready_row(rows: dict, aid: int, choices: list[list], value) -> Action | dict:
-    """The ready-made `Action`s of action `aid` whose first argument is `value`, made when one
-    of them is first listed and kept in `rows` (an action with too many to make at once)."""
-    row = rows[value] = ready_actions(aid, choices, (value,))
-    return row
+def ready_when_listed(rows: dict, aid: int, choices: list[list], *args):
+    """What `ACT_<aid>` holds under the arguments `args`, made when an `Action` under them is
+    first listed (for an action with too many to make at once): the `Action` itself once every
+    argument is given; every `Action` that differs only in the last argument, by its value;
+    else, for the next argument, a dict of its values to None (made in turn when listed)."""
+    for value in args[:-1]:
+        rows = rows[value]
+    depth = len(args)
+    if depth == len(choices):
+        made = Action((aid, args))
+    elif depth == len(choices) - 1:
+        made = {value: Action((aid, (*args, value))) for value in choices[depth]}
+    else:
+        made = dict.fromkeys(choices[depth])
+    rows[args[-1]] = made
+    return made
 
 
 # --- chance -------------------------------------------------------------------------

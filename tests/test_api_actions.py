@@ -69,28 +69,74 @@ def test_a_clone_and_the_original_list_actions_independently():
     assert copy.digest() == game.digest()
 
 
-def test_ready_made_actions_list_what_plain_pairs_list(rules_and_players, monkeypatch):
-    """With no table of ready-made `Action`s (every action listed as a plain pair), the same
-    seeded games give the same legal lists and the same states."""
+@pytest.mark.parametrize("made", ["plain pairs", "as listed"])
+def test_ready_made_actions_list_what_plain_pairs_list(rules_and_players, monkeypatch, made):
+    """With no table of ready-made `Action`s made at once (every action listed as a plain
+    pair, or its Actions made as they are first listed), the same seeded games give the same
+    legal lists and the same states."""
     from ruleforge.compiler import actions as compiled_actions
 
     rules, players = rules_and_players
     path = rules.path
     monkeypatch.setattr(compiled_actions, "ACTION_TABLE_SIZE", 0)
-    plain_rules = ruleforge.load(path)
-    assert plain_rules.program(players).plain_actions
-    assert not any(name.startswith("ACT_") for name in plain_rules.program(players).namespace)
+    if made == "plain pairs":
+        monkeypatch.setattr(compiled_actions, "LAZY_TABLE_SIZE", 0)
+    other_rules = ruleforge.load(path)
+    namespace = other_rules.program(players).namespace
+    if made == "plain pairs":
+        assert other_rules.program(players).plain_actions
+        assert not any(name.startswith("ACT_") for name in namespace)
+    else:
+        assert not other_rules.program(players).plain_actions
+        assert any(name.startswith("ACT_ROW_") for name in namespace)
     for seed in (1, 2):
-        tabled, plain = rules.new_game(players, seed=seed), plain_rules.new_game(players, seed=seed)
+        tabled, other = rules.new_game(players, seed=seed), other_rules.new_game(players, seed=seed)
         for step in range(40):
             if tabled.is_over:
                 break
-            assert tabled._legal == plain._legal and tabled.legal_actions() == plain.legal_actions()
-            assert all(type(a) is Action for a in plain.legal_actions())
+            assert tabled._legal == other._legal and tabled.legal_actions() == other.legal_actions()
+            assert all(type(a) is Action for a in other.legal_actions())
             k = (seed * 31 + step * 7) % len(tabled._legal)
             tabled._apply_unchecked(tabled._legal[k])
-            plain._apply_unchecked(plain._legal[k])
-        assert tabled.digest() == plain.digest()
+            other._apply_unchecked(other._legal[k])
+        assert tabled.digest() == other.digest()
+
+
+def test_actions_made_as_listed_are_made_once(tmp_path):
+    """An action with more argument combinations than are made at once has its `Action`s made
+    when first listed, and listed again as the same objects; past the larger bound it is
+    listed as plain pairs, which legal_actions() makes Actions of."""
+    from ruleforge.compiler import actions as compiled_actions
+
+    path = tmp_path / "wide.rules"
+    path.write_text('''game "Wide"
+players 2
+action pick(a in 1..40, b in 1..40, c in 1..4) "pick {a} {b} {c}" { }
+flow { repeat 3 { for p in players { turn p: pick } } }
+''')
+    rules = ruleforge.load(path)
+    assert 41 * 41 * 5 > compiled_actions.ACTION_TABLE_SIZE  # made as listed, not at once
+    program = rules.program(2)
+    assert not program.plain_actions and "ACT_ROW_1" in program.namespace
+    rows = program.namespace["ACT_1"]
+    game = rules.new_game(2, seed=1)
+    first = game.legal_actions()
+    assert len(first) == 40 * 40 * 4 and all(type(a) is Action for a in first)
+    assert first[0] == (1, (1, 1, 1)) and first[-1] == (1, (40, 40, 4))
+    game.apply(first[5])
+    again = game.legal_actions()
+    assert all(x is y for x, y in zip(first, again))  # the same Actions, made once
+    assert rows[None] is None and all(rows[a] for a in range(1, 41))  # made for what was listed
+
+    original = compiled_actions.LAZY_TABLE_SIZE
+    try:
+        compiled_actions.LAZY_TABLE_SIZE = 41 * 41 * 5 - 1
+        plain = ruleforge.load(path)
+        assert plain.program(2).plain_actions
+        listed = plain.new_game(2, seed=1).legal_actions()
+        assert listed == first and all(type(a) is Action for a in listed)
+    finally:
+        compiled_actions.LAZY_TABLE_SIZE = original
 
 
 def test_an_argument_that_is_none_or_a_member_or_a_number_has_its_action(tmp_path):

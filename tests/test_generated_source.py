@@ -22,7 +22,7 @@ DIGESTS = {
     ("hagakure", 4): "dfce27fb73e23c4a",
     ("hagakure", 5): "722ffff6050cebee",
     ("naishi", 2): "4c42eed79059251f",
-    ("naishi_legends", 2): "6375f53a995c2315",
+    ("naishi_legends", 2): "8c12f0f6455abc9d",
 }
 
 

@@ -29,13 +29,13 @@ from .rewrites import (
 
 ACTION_TABLE_SIZE = 4096
 """The most ready-made `Action`s a program makes for one action at once (the product of its
-arguments' possible values): past it, they are made a row at a time (every `Action` with
-one value of the first argument) when that row is first listed. (A dict with `__missing__`
-instead of the row test cost a grid game's listing 17% more: a dict subclass is looked up
-on Python's slow path.)"""
+arguments' possible values): past it, they are made as they are first listed, those that
+differ in the last argument only together. (A dict with `__missing__` instead of the test
+`or` makes cost a grid game's listing 17% more: a dict subclass is looked up on Python's
+slow path.)"""
 LAZY_TABLE_SIZE = 1 << 18
-"""The most ready-made `Action`s one action may come to keep row by row (about 150 bytes
-each, and only the rows listed are made); past it, the action is listed as plain pairs."""
+"""The most `Action`s one action may come to keep as they are listed (about 150 bytes each);
+past it, the action is listed as plain pairs."""
 
 
 class Combined(NamedTuple):
@@ -259,13 +259,17 @@ class ActionCompiler:
             return _offer(t.tuple_([t.const(aid), t.tuple_(variables)]))
         self.action_tables[aid] = table
         found: t.Code = t.name(f"ACT_{aid}")
-        rest = variables
-        if math.prod(len(c) for c in table) > ACTION_TABLE_SIZE:  # `(ACT_5[x] or ACT_ROW_5(x))[t]`
-            self.lazy_tables.add(aid)
-            first, rest = variables[0], variables[1:]
-            found = t.or_(t.sub(found, first), t.call(f"ACT_ROW_{aid}", first))
-        for v in rest:
+        if not variables or math.prod(len(c) for c in table) <= ACTION_TABLE_SIZE:
+            for v in variables:
+                found = t.sub(found, v)
+            return _offer(found)
+        # made as listed: `((ACT_5[x] or ACT_ROW_5(x))[t] or ACT_ROW_5(x, t))[f]`
+        self.lazy_tables.add(aid)
+        lazy = max(1, len(variables) - 1)  # the last argument's Actions are made together
+        for depth, v in enumerate(variables):
             found = t.sub(found, v)
+            if depth < lazy:
+                found = t.or_(found, t.call(f"ACT_ROW_{aid}", *variables[:depth + 1]))
         return _offer(found)
 
     def action_table(self, aid: int) -> list[list] | None:
@@ -291,9 +295,7 @@ class ActionCompiler:
             if values is None:
                 return None
             choices.append([*values, None])
-        if math.prod(len(c) for c in choices) > ACTION_TABLE_SIZE \
-                and (math.prod(len(c) for c in choices[1:]) > ACTION_TABLE_SIZE
-                     or math.prod(len(c) for c in choices) > LAZY_TABLE_SIZE):
+        if math.prod(len(c) for c in choices) > LAZY_TABLE_SIZE:
             return None
         return choices
 

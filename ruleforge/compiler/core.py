@@ -221,7 +221,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         for aid, choices in self.action_tables.items():
             if aid in self.lazy_tables:
                 ns[f"ACT_{aid}"] = rows = dict.fromkeys(choices[0])
-                ns[f"ACT_ROW_{aid}"] = functools.partial(runtime.ready_row, rows, aid, choices)
+                ns[f"ACT_ROW_{aid}"] = functools.partial(runtime.ready_when_listed, rows, aid, choices)
             else:
                 ns[f"ACT_{aid}"] = runtime.ready_actions(aid, choices)
         exec(code, ns)  # noqa: S102 - a tree the compiler built; texts of the rules are constants in it
