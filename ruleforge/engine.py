@@ -351,21 +351,10 @@ class Game:
             return
         if st.steps >= LIMITS.decisions_per_game:
             raise self._too_many_decisions()
+        enter = self.record_action(action)
         aid, args = action
         me = st.chooser
         prog = self.program
-        logged_label, enter, limits = prog.apply_records[aid]
-        if logged_label:  # a label that reads the state is rendered now, for the log
-            public = prog.public_label_funcs[aid]
-            st.log.append(("act", me, aid, args, prog.label_funcs[aid](st, me, args),
-                           public(st, me, args) if public is not None else None))
-        else:
-            st.log.append(("act", me, aid, args))
-        st.steps += 1
-        if limits:
-            for _times, scope in limits:
-                key = (aid, st.turn if scope == "turn" else -1 - me)
-                st.used[key] = st.used.get(key, 0) + 1
         # The loop of _advance, repeated here: this is the hottest path of every
         # simulation and search, and a call less per action is measurable.
         blocks = prog.blocks
@@ -393,6 +382,27 @@ class Game:
         else:
             st.log.append(("skip", st.chooser))
             self._advance(st.pc if st.sim is None else simultaneous.next_chooser(self), 1)
+
+    def record_action(self, action: tuple):
+        """Log an action about to be applied, count the decision and the action's uses against
+        its limits; its entry function, which applies it."""
+        st = self.state
+        aid, args = action
+        me = st.chooser
+        prog = self.program
+        logged_label, enter, limits = prog.apply_records[aid]
+        if logged_label:  # a label that reads the state is rendered now, for the log
+            public = prog.public_label_funcs[aid]
+            st.log.append(("act", me, aid, args, prog.label_funcs[aid](st, me, args),
+                           public(st, me, args) if public is not None else None))
+        else:
+            st.log.append(("act", me, aid, args))
+        st.steps += 1
+        if limits:
+            for _times, scope in limits:
+                key = (aid, st.turn if scope == "turn" else -1 - me)
+                st.used[key] = st.used.get(key, 0) + 1
+        return enter
 
     def clone(self) -> Game:
         g = Game.__new__(Game)

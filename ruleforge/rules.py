@@ -13,6 +13,7 @@ from .checker import check
 from .compiler import Program, compile_program
 from .diagnostics import Diagnostic, GameError, RulesError
 from .engine import STATE_FORMAT, Game
+from .flowplay import new_flow_game
 from .loader import load_source
 from .runtime import State
 
@@ -149,7 +150,7 @@ class Rules:
         if type(seed) is not int:
             raise GameError(f"the seed must be a whole number, not {seed!r}")
         prog = None if options else self._programs.get((players, (), ()))  # simulations: no checks again
-        return Game(prog or self.program(players, options), seed)
+        return new_flow_game(prog or self.program(players, options), seed)
 
     def load_game(self, data: dict[str, Any]) -> Game:
         """Restore a game saved with `Game.to_json`; malformed data raises GameError."""

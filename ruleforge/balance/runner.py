@@ -25,6 +25,7 @@ from .. import limits
 from ..agents import agent_names, make_agents
 from ..diagnostics import GameError
 from ..engine import Game
+from ..flowplay import new_flow_game
 from ..rules import Rules, load
 from .records import Watch, game_record, trigger_names
 
@@ -83,7 +84,7 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
     program = rules.program(players, options, count_triggers=True)
     fired = program.namespace["FIRED"]  # this process's count of each trigger's firings
     fired[:] = [0] * len(fired)
-    game = Game(program, seed)
+    game = new_flow_game(program, seed)
     seats = make_agents(agents, players, seed)
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it

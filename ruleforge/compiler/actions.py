@@ -137,9 +137,11 @@ class ActionCompiler:
         aid = self.action_ids[info.name]
         env = Env({"me": "me", **{q.name: f"a_{q.name}" for q in info.decl.params}}, me="me")
         body: list[py.stmt] = []
+        self.compiling_direct = aid  # see FlowCompiler.log_template
         with self.into(body):
             for s in effects:
                 self.compile_plain(s, env, False)
+        self.compiling_direct = None
         aliases = prologue(body, *READ_ALIASES)
         params = ["st", "me", *(f"a_{q.name}" for q in info.decl.params)]
         return t.function(f"act_{aid}", params, [*aliases, *body, t.ret(t.attr("st", "pc"))])

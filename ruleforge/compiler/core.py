@@ -17,6 +17,7 @@ from ..model import ANY, Type
 from . import pytree as t
 from .actions import ActionCompiler
 from .expressions import ExpressionCompiler
+from .flow import FlowCompiler
 from .layout import LayoutCompiler
 from .nones import NoneSafeAttributes
 from .program import ActionInfo, Env, Program
@@ -29,7 +30,7 @@ MAX_INLINED_NODES = 600  # syntax nodes of a def's body (with the defs it pastes
 
 
 class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompiler, ExpressionCompiler,
-               NoneSafeAttributes):
+               NoneSafeAttributes, FlowCompiler):
     """Compiles checked rules for one player count and options; each part of the language
     has its own module, this class joins them and runs the passes (`compile_all`)."""
 

@@ -43,6 +43,9 @@ class ActionInfo:
     ret_slot: int = -1  # where a run that cannot meet itself keeps its return block (else: a frame)
 
 
+UNCOMPILED = "not compiled yet"  # Program.flow before the generator back end is asked for
+
+
 @attrs.define
 class Program:
     """A compiled game for one player count: generated functions and layout tables."""
@@ -100,6 +103,9 @@ class Program:
     # rendered when the component is shown (`comp_label` holds its label as built, its name)
     live_labels: list = attrs.Factory(list)
     operand_map: dict = attrs.Factory(dict)  # (line, column) -> (what, operands' positions): see pytree.operands
+    # the generator back end (compiler/flow.py, run by flowplay.py): `flow_main`, made when first
+    # asked for; None when these rules play on the block machine only
+    flow: object = UNCOMPILED
 
     def shown_label(self, st, c: int) -> str:
         """A component as people see it now: its label, rendered afresh if it reads properties."""

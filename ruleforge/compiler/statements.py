@@ -270,9 +270,8 @@ class StatementCompiler:
         elif isinstance(s, ast.ScoreStmt):
             self.compile_score(s)
         elif isinstance(s, ast.Log):
-            tid = len(self.log_templates)
             parts, values = self.template(s.text, env)
-            self.log_templates.append(parts)
+            tid = self.log_template(s, parts)
             entry = t.tuple_([t.const("say"), t.const(tid), t.tuple_(values)])
             e(t.expr(t.call(t.attr(t.attr("st", "log"), "append"), entry)), s.pos)
         elif isinstance(s, ast.CallPhase):
@@ -466,6 +465,7 @@ class StatementCompiler:
                 self.points.append(ids)
             nxt = self.new_block()
             self.decision_pos[nxt] = s.pos
+            self.note_site(s, nxt)
             if s.prompt is not None:  # plain text (checked): known without running the rules
                 self.decision_prompt[nxt] = "".join(s.prompt.parts)
             e(t.assign(t.attr("st", "chooser"), t.clone(env.me)), s.pos)
