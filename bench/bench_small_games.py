@@ -44,8 +44,8 @@ import ruleforge  # noqa: E402
 
 # name: (title, rules file, hand-written module, playouts per timed run by default)
 GAMES: dict[str, tuple[str, str, str, int]] = {
-    "tictactoe": ("Tic-Tac-Toe", "games/tictactoe.rules", "handwritten_tictactoe", 5000),
-    "connect_four": ("Connect Four", "games/connect_four.rules", "handwritten_connect_four", 2000),
+    "tictactoe": ("Tic-Tac-Toe", "games/tictactoe.rules", "handwritten_tictactoe", 10000),
+    "connect_four": ("Connect Four", "games/connect_four.rules", "handwritten_connect_four", 3000),
 }
 
 # Ludii's published single-thread random playouts per second (its own machine; not measured here).
@@ -122,7 +122,7 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str]]:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=positive, default=None,
-                        help="playouts per timed run, for both games (default 5000 Tic-Tac-Toe, 2000 Connect Four)")
+                        help="playouts per timed run, for both games (default 10000 Tic-Tac-Toe, 3000 Connect Four)")
     parser.add_argument("--repeat", type=positive, default=5, help="interleaved runs; the best counts (default 5)")
     parser.add_argument("--seed", type=int, default=0,
                         help="playout i of a ruleforge run uses game seed seed+i; the moves come from "
