@@ -83,6 +83,19 @@ def cross_check(name: str, seed: int) -> tuple[int | None, int]:
     return hand.winner, moves
 
 
+def replayed_by_hand(name: str, decisions: list[tuple[int, int, str]]) -> object:
+    """A record's decisions (seat, how many legal, label) played on the hand-written engine, each
+    checked there: the seat to move, the count of legal moves, the move among them. The game it ends in."""
+    _, baseline, move_of, _, _ = GAMES[name]
+    hand = load_baseline(baseline).Game()
+    for n, (seat, legal, label) in enumerate(decisions, 1):
+        assert (hand.mover, len(hand.legal_moves())) == (seat, legal), f"{name}, decision {n}"
+        assert move_of(label) in hand.legal_moves(), f"{name}, decision {n}: {label}"
+        hand.play(move_of(label))
+    assert hand.over, f"{name}: the record ends before the game"
+    return hand
+
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_engine_and_hand_written_agree_on_random_games(name: str) -> None:
     results = [cross_check(name, seed) for seed in SEEDS]
