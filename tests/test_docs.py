@@ -136,7 +136,8 @@ def test_excerpt_is_real(name: str, line: int, info: str, code: str) -> None:
 # Every implemented game is shown by real excerpts; a file that does not exist yet is skipped.
 EXCERPTED_GAMES = ["games/hagakure.rules", "games/naishi.rules", "games/naishi_legends.rules",
                    "games/nakasendo.rules", "games/love_letter.rules", "games/no_thanks.rules",
-                   "games/kingdomino.rules", "games/sushi_go.rules"]
+                   "games/kingdomino.rules", "games/sushi_go.rules", "games/tictactoe.rules",
+                   "games/connect_four.rules"]
 
 
 @pytest.mark.parametrize("source_name", EXCERPTED_GAMES)

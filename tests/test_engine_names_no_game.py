@@ -29,14 +29,17 @@ def game_words() -> set[str]:
         words.update(n for n in (*m.zones, *m.vars, *m.defs) if "_" in n)
     # Kingdomino's own words: its pieces and terrains ("Mine" is also a plain word of code)
     words.update({"Domino", "Dominoes", "Kingdom", "Castle", "Crowns", "Wheat", "Grassland", "Swamp", "Lake", "Forest"})
+    # Tic-Tac-Toe's own words, whose title gives none ("crosses" and "yellow" are plain words of prose)
+    words.update({"TicTacToe", "Tic-Tac-Toe", "Noughts"})
     # source_text: a Nakasendo helper and a ruleforge function, a plain name both chose;
-    # Letter (Love Letter) is a plain word too, as the lexer's "letter" shows
-    return words - {"Great", "Paddies", "Legends", "Travellers", "short", "wide", "source_text", "Letter"}
+    # Letter (Love Letter) is a plain word too, as the lexer's "letter" shows, and Four (Connect Four)
+    # as the four sides of a cell show
+    return words - {"Great", "Paddies", "Legends", "Travellers", "short", "wide", "source_text", "Letter", "Four"}
 
 
 def test_ruleforge_names_no_game() -> None:
     words = game_words()
-    assert {"Hagakure", "Naishi", "Nakasendo", "Love", "Thanks", "Sushi", "Wasabi", "Kingdomino"} <= words
+    assert {"Hagakure", "Naishi", "Nakasendo", "Love", "Thanks", "Sushi", "Wasabi", "Kingdomino", "Connect"} <= words
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(words))) + r")\b", re.IGNORECASE)
     found = [f"{p.relative_to(ROOT)}:{n}: {m.group(0)}"
              for p in sorted((ROOT / "ruleforge").rglob("*")) if p.suffix in (".py", ".lark")

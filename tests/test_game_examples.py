@@ -17,7 +17,8 @@ from ruleforge.engine import player_name
 
 GAMES = ["../games/hagakure.rules", "../games/naishi.rules", "../games/naishi_legends.rules",
          "../games/nakasendo.rules", "../games/nakasendo_wide.rules", "../games/love_letter.rules",
-         "../games/no_thanks.rules", "../games/sushi_go.rules", "../games/kingdomino.rules"]
+         "../games/no_thanks.rules", "../games/sushi_go.rules", "../games/kingdomino.rules",
+         "../games/tictactoe.rules", "../games/connect_four.rules"]
 
 pytestmark = pytest.mark.ruleforge_rules(*GAMES)
 

@@ -18,6 +18,9 @@ implementation, and then that the recorded file is that game's record, byte for 
   log line of a seat tells it a card the rules keep from it;
 - No Thanks!: the checks of tests/test_no_thanks.py at every recorded decision (chips and cards
   kept, the forced take) and at the end (each total counted again, the winners);
+- Tic-Tac-Toe and Connect Four: the hand-written engines (bench/handwritten_tictactoe.py,
+  bench/handwritten_connect_four.py) replay the recorded moves: the seat, the legal count and the
+  move at every decision, then the same end, winner and board;
 - Nakasendo: the checks of tests/test_nakasendo_properties.py, whose final check compares with the
   hand-written engine's scorer (bench/handwritten_nakasendo.py) and an independent scorer: each
   Intermediate Scoring when it happens, the final scoring, components, 4x4 grids, Hikers, views.
@@ -47,6 +50,7 @@ from test_naishi_properties import check_components as check_naishi_components
 from test_naishi_properties import check_scores as check_naishi_scores
 from test_nakasendo_properties import LAYOUTS, check_final, check_intermediate, check_state, check_views
 from test_no_thanks import check_game as check_no_thanks
+from test_small_games import replayed_by_hand
 
 import ruleforge
 from ruleforge.playthrough import Playthrough, playthrough
@@ -93,7 +97,9 @@ CHECKED = ["hagakure.playthroughs/3p-seed0.txt", "hagakure.playthroughs/3p-seed3
            *(f"love_letter.playthroughs/{n}p-seed1.txt" for n in (2, 3, 4)),
            *(f"no_thanks.playthroughs/{n}p-seed0.txt" for n in (3, 5, 7)),
            "sushi_go.playthroughs/2p-seed3.txt", "sushi_go.playthroughs/4p-seed5.txt",
-           *(f"kingdomino.playthroughs/{name}.txt" for name in KINGDOMINO)]
+           *(f"kingdomino.playthroughs/{name}.txt" for name in KINGDOMINO),
+           "tictactoe.playthroughs/2p-seed0.txt", "tictactoe.playthroughs/2p-seed1.txt",
+           "connect_four.playthroughs/2p-seed3.txt"]
 
 
 # The rounds each game lasts, from the rulebook: 9, 8 or 5 by player count, then one more round
@@ -384,3 +390,27 @@ def test_kingdomino(name: str) -> None:
         assert row["breakdown"]["Wheat field"] == by_hand["Wheat"]
         assert all(row["breakdown"][t] == by_hand[t] for t in TERRAINS[1:])
     assert rec.text() == text
+
+
+@pytest.mark.parametrize(("name", "seed", "winner", "board"), [
+    ("tictactoe", 0, 1, ". X X / O O O / . X ."),
+    ("tictactoe", 1, None, "X O X / X O O / O X X"),
+    ("connect_four", 3, 1, None),
+], ids=["tictactoe, O wins", "tictactoe, a draw", "connect_four"])
+def test_small_games(name: str, seed: int, winner: int | None, board: str | None) -> None:
+    """Replayed on the hand-written engine, which must end the game at the same move with the same
+    winner. By hand: Tic-Tac-Toe seed 0, O fills the middle row at its third move (X holds 1,2, 1,3
+    and 3,2, no line); seed 1 fills the board with no line (rows XOX, XOO, OXX; columns XXO, OOX,
+    XOX; diagonals XOX, XOO): a draw, 0 each. Connect Four seed 3: Yellow's fourth disc in column 4
+    (rows 3 to 6) at the 24th move, 12 discs each."""
+    rec = record(name, 2, seed)
+    hand = replayed_by_hand(name, [(d.player, d.legal, d.label) for d in rec.decisions])
+    assert hand.winner == winner  # type: ignore[attr-defined]
+    assert [row["total"] for row in rec.scores] == ([0, 0] if winner is None else [int(winner == 0), int(winner == 1)])
+    if board is not None:
+        marks = [None if v == 0 else "XO"[v - 1] for v in hand.board]  # type: ignore[attr-defined]
+        assert " / ".join(" ".join(m or "." for m in marks[r:r + 3]) for r in (0, 3, 6)) == board
+    else:
+        column = [hand.cell(r, 4) for r in range(1, 7)]  # type: ignore[attr-defined]
+        assert column[2:] == [1, 1, 1, 1] and len(rec.decisions) == 24
+    assert rec.text() == recorded(name, f"2p-seed{seed}.txt")
