@@ -18,7 +18,7 @@ ROOT = Path(__file__).parents[1]
 GAMES = sorted((ROOT / "games").glob("*.rules"))
 SYNTHETIC = sorted((ROOT / "tests" / "synthetic").glob("*.rules"))
 # games per game and player count: a few hundred per game in all (bench/differential.py plays 10,000)
-SEEDED_GAMES = {"nakasendo": 40, "nakasendo_wide": 20, "naishi_legends": 60, "kingdomino": 40}
+SEEDED_GAMES = {"nakasendo": 40, "nakasendo_wide": 20, "naishi_legends": 60, "kingdomino": 40, "tictactoe": 300}
 
 
 def _player_counts(rules: ruleforge.Rules) -> range:
@@ -40,7 +40,7 @@ def test_every_decision_of_seeded_games_agrees(path: Path) -> None:
         choices = random.Random(players)
         for seed in range(games):
             compared += compare_backends(program, seed, choices)
-    assert compared > 1000
+    assert compared > 1000  # decisions
 
 
 @pytest.mark.parametrize("path", SYNTHETIC, ids=[p.stem for p in SYNTHETIC])
