@@ -182,19 +182,12 @@ def _points(eff: Sequence[int], ronin_types: int) -> list[int]:
 
     banners = 0  # Hand Banners score nothing.
     rice_cells = []
-    for c in range(10):
+    for c in range(10):  # the branches in order of how often a card is met at the end of a game
         card = eff[c]
-        if card == NAI:
-            pts[NAI] += 12 if c == 2 else (8 if c == 7 else 0)
-        elif card == ADV:
-            points = ADVISOR_BY_COLUMN[c % 5]
-            for n in ADJ[c]:
-                if eff[n] == NAI:
-                    points += 4
-            pts[ADV] += points
-        elif card == FOR:
-            if c % 5 in (0, 4):
-                pts[FOR] += 6
+        if card == MTN or card == TOR:
+            continue  # counted above
+        if card == RIC:
+            rice_cells.append(c)
         elif card == SEN:
             alone = 3  # lost to any adjacent Sentinel
             forts = 0
@@ -205,6 +198,15 @@ def _points(eff: Sequence[int], ronin_types: int) -> list[int]:
                 elif near == FOR:
                     forts += 4
             pts[SEN] += alone + forts
+        elif card == ADV:
+            points = ADVISOR_BY_COLUMN[c % 5]
+            for n in ADJ[c]:
+                if eff[n] == NAI:
+                    points += 4
+            pts[ADV] += points
+        elif card == FOR:
+            if c % 5 in (0, 4):
+                pts[FOR] += 6
         elif card == MON:
             points = 5 if c >= 5 else 0
             for n in ADJ[c]:
@@ -216,8 +218,8 @@ def _points(eff: Sequence[int], ronin_types: int) -> list[int]:
                 pts[HOR] += 13 if eff[c - 5] == BAN else 3
         elif card == RON:
             pts[RON] += _ronin_points(ronin_types)
-        elif card == RIC:
-            rice_cells.append(c)
+        elif card == NAI:
+            pts[NAI] += 12 if c == 2 else (8 if c == 7 else 0)
         elif card == BAN and c < 5:
             banners += 1
     pts[BAN] = 3 if banners == 1 else (8 if banners >= 2 else 0)
@@ -566,8 +568,9 @@ def _turns(rng: random.Random, first: int, piles: list[list[int]], terr: list[li
                     decisions += 1
                 # Develop (§4.1): the pile's next card is revealed right after.
                 pile = piles[a]
-                discard.append(mine[a + b])
-                mine[a + b] = pile.pop()
+                cell = a + b
+                discard.append(mine[cell])
+                mine[cell] = pile.pop()
                 river_cards -= 1
                 if not pile:
                     mask ^= 1 << a
