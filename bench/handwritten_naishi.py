@@ -246,10 +246,12 @@ def _ronin_types(cells: Sequence[int]) -> int:
 
 
 def _colours_effective(eff: Sequence[int]) -> int:
+    """Distinct colours (§6.5); an uncopied Ninja has none."""
     return len({COLOUR_OF_CODE[card] for card in eff if card != NIN})
 
 
 def _breakdown(pts: list[int]) -> dict[str, int]:
+    """The public breakdown (names, ``SCORE_KEYS`` order, ``"total"``) of ``_points``' list."""
     out = {name: pts[CODE[name]] for name in SCORE_KEYS}
     out["total"] = sum(pts)
     return out
@@ -297,6 +299,7 @@ def _resolve(cells: list[int], given: Mapping[int, int | None]) -> dict[int, int
 
 
 def _given_codes(cells: list[int], ninja_copies: Mapping[int, str | None] | None) -> dict[int, int | None]:
+    """A caller's Ninja copies (names), checked and turned into codes."""
     given: dict[int, int | None] = {}
     for cell, copy in (ninja_copies or {}).items():
         if not 0 <= cell < 10 or cells[cell] != NIN:
@@ -327,6 +330,7 @@ def resolve_copies(
 
 
 def _effective(cells: list[int], copies: Mapping[int, int | None]) -> list[int]:
+    """The cells as they count: every copying Ninja replaced by its copy."""
     eff = cells[:]
     for cell, copy in copies.items():
         if copy is not None:
@@ -422,6 +426,7 @@ SWAP_MOVES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
 
 
 def _engine_main(key: int) -> tuple[tuple[str, int, int], ...]:
+    """The engine policy's turn-start options for ``key``, in the rules' order (module docstring)."""
     out = list(DEVELOPS[key & ALL_PILES])
     out += [MAIN_SWAP_FIRST] if key & SWAP_FIRST_OK else []
     out += [MAIN_DISCARD_FIRST] if key & DISCARD_FIRST_OK else []
@@ -432,6 +437,7 @@ def _engine_main(key: int) -> tuple[tuple[str, int, int], ...]:
 
 
 def _type_first_main(key: int) -> tuple[str, ...]:
+    """The type-first policy's turn-start kinds for ``key``."""
     flags = ((SWAP_FIRST, SWAP_FIRST_OK), (DISCARD_FIRST, DISCARD_FIRST_OK), (DEVELOP, ALL_PILES),
              (DECREE, DECREE_OK), (RECALL, RECALL_OK), (DECLARE, DECLARE_OK))
     return tuple(kind for kind, bits in flags if key & bits)
@@ -445,6 +451,7 @@ TYPE_FIRST_OFFERS: tuple[tuple[str, ...], ...] = ((), (NO_BONUS, SWAP), (NO_BONU
 
 
 def _mask(piles: list[list[int]]) -> int:
+    """The pile mask recomputed, after a Discard-2 (which may empty two piles)."""
     return sum(1 << i for i in range(5) if piles[i])
 
 
@@ -486,6 +493,7 @@ class _Played(NamedTuple):
 
 
 def _swap(move: tuple[int, int, int], mine: list[int], piles: list[list[int]]) -> None:
+    """A Swap bonus move: two of my cells, or two revealed River cards (nothing is revealed)."""
     kind, x, y = move
     if kind == TERRITORY_SWAP:
         mine[x], mine[y] = mine[y], mine[x]
@@ -495,6 +503,7 @@ def _swap(move: tuple[int, int, int], mine: list[int], piles: list[list[int]]) -
 
 
 def _discard_two(pair: tuple[int, int], piles: list[list[int]], discard: list[int]) -> None:
+    """A Discard-2 bonus move: the revealed cards of two piles to the discard."""
     discard.append(piles[pair[0]].pop())
     discard.append(piles[pair[1]].pop())
 
