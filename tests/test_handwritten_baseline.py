@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from baselines import load_baseline
 
+import ruleforge
+
 BASELINE = Path(__file__).parents[1] / "bench" / "handwritten_hagakure.py"
 
 hw = load_baseline("handwritten_hagakure")
@@ -164,8 +166,6 @@ def test_decisions_match_the_engine() -> None:
     # The hand-written game offers the decisions of games/hagakure.rules with as many options
     # each, so over 200 seeded random games per player count the mean decisions per game and
     # the mean options per decision agree (within 3%: over 4 standard errors of the difference).
-    import ruleforge
-
     rules = ruleforge.load(Path(__file__).parents[1] / "games" / "hagakure.rules")
     for players in (3, 4, 5):
         rng = random.Random(players)
