@@ -4,16 +4,20 @@ Sources: /work/shared/rulebooks/naishi.txt and the rules reference
 /work/shared/rulings/naishi.md, sections 1-6 and 8 (the rulings win where the two
 differ). Nothing here imports ``ruleforge``.
 
-Cards are their type names (``"Mountain"``, ``"Naishi"``, ..., ``"Rice Field"``).
-A territory is 10 cells: 0-4 the Line (positions 1-5), 5-9 the Hand; cell ``c + 5``
-sits under cell ``c``. A River pile is a list whose last item is its top card; between
-two decisions the top card of every non-empty pile is the revealed one (base game
-reveals always happen at the end of the action that uncovered the card, §4.3).
-Players are seats 0 and 1; totals are returned by seat, not by turn order.
+In the public functions cards are their type names (``"Mountain"``, ``"Naishi"``, ...,
+``"Rice Field"``). Inside a game and inside scoring a card is its index in ``TYPES``
+(plain ints compare and count faster than strings); ``play_game`` turns them back into
+names for its result. A territory is 10 cells: 0-4 the Line (positions 1-5), 5-9 the
+Hand; cell ``c + 5`` sits under cell ``c``. A River pile is a list whose last item is its
+top card; between two decisions the top card of every non-empty pile is the revealed one
+(base game reveals always happen at the end of the action that uncovered the card,
+§4.3). Players are seats 0 and 1; totals are returned by seat, not by turn order.
 
-Random play: every decision draws uniformly (``rng.choice``) from the list of legal
-options, recomputed at that decision. Two policies split a turn into decisions
-differently (``play_game(rng, policy=...)``); setup, Gift and reveal are common.
+Random play: every decision is one ``rng.choice`` over the tuple of its legal options.
+The legal lists depend only on which piles still show a card and on a few Emissary
+flags, so every one is built once, at import, in tables keyed by those bits (``_key``):
+a decision looks its list up, it never builds one. Two policies split a turn into
+decisions differently (``play_game(rng, policy=...)``); setup, Gift and reveal are common.
 
 ``policy="type-first"`` (the default) picks the kind of action first, then its details:
 
@@ -28,13 +32,13 @@ Turn (one main action and at most one bonus action, the bonus only with a Develo
      then Develop), ``DEVELOP``, ``DECREE``, ``RECALL``, ``DECLARE``.
      No option at all: the player passes (never happens in practice).
   2. After ``SWAP_FIRST`` / ``DISCARD_FIRST``: the concrete bonus move of that kind,
-     then the Develop target ``(pile, row)``; the turn ends (one bonus per turn).
-  3. After ``DEVELOP``: the Develop target ``(pile, row)``; then, if an Emissary could
-     still be placed, ``NO_BONUS`` / ``SWAP`` / ``DISCARD`` (legal ones), then the
-     concrete bonus move of the chosen kind.
+     then the Develop target ``(DEVELOP, pile, row)``; the turn ends (one bonus per turn).
+  3. After ``DEVELOP``: the Develop target; then, if an Emissary could still be placed,
+     ``NO_BONUS`` / ``SWAP`` / ``DISCARD`` (legal ones), then the concrete bonus move of
+     the chosen kind.
   4. After ``DECREE``: the cell (0-9) exchanged with the opponent's same cell.
-  Concrete Swap moves: pairs of revealed River cards ``(i, j)``, i < j, then the 25
-  territory pairs (Line pairs, Hand pairs, then same-column Line/Hand pairs).
+  Concrete Swap moves: pairs of revealed River cards ``(RIVER_SWAP, i, j)``, i < j, then
+  the 25 territory pairs (Line pairs, Hand pairs, then same-column Line/Hand pairs).
   Concrete Discard-2 moves: pairs ``(i, j)``, i < j, of piles showing a card.
 
 ``policy="engine"`` offers the complete legal actions grouped into decisions exactly as
@@ -89,6 +93,12 @@ TORII = "Torii"
 RICE = "Rice Field"
 BANNER = "Banner"
 
+# The card codes used inside games and scoring: a card is its index here.
+TYPES: tuple[str, ...] = (MOUNTAIN, NAISHI, ADVISOR, SENTINEL, MONK, HORSEMAN, RONIN, NINJA, FORT, TORII, RICE,
+                          BANNER)
+MTN, NAI, ADV, SEN, MON, HOR, RON, NIN, FOR, TOR, RIC, BAN = range(12)
+CODE: dict[str, int] = {name: code for code, name in enumerate(TYPES)}
+
 DEVELOPMENT_COUNTS: dict[str, int] = {
     NAISHI: 2,
     ADVISOR: 4,
@@ -103,13 +113,16 @@ DEVELOPMENT_COUNTS: dict[str, int] = {
     BANNER: 2,
 }
 DEVELOPMENT_DECK: tuple[str, ...] = tuple(c for c, n in DEVELOPMENT_COUNTS.items() for _ in range(n))
+DECK_CODES: tuple[int, ...] = tuple(CODE[c] for c in DEVELOPMENT_DECK)
 MOUNTAINS_PER_PLAYER = 8
-CARD_TYPES = frozenset((MOUNTAIN, *DEVELOPMENT_COUNTS))
+CARD_TYPES = frozenset(TYPES)
 
 # Characters a base Ninja may copy (§6.3), in the order options are listed.
 COPYABLE: tuple[str, ...] = (NAISHI, ADVISOR, SENTINEL, MONK, HORSEMAN, RONIN)
+COPYABLE_CODES: tuple[int, ...] = tuple(CODE[t] for t in COPYABLE)
 # Types counted by the Ronin (§6.4): never Mountains nor Ninjas.
 RONIN_TYPES = frozenset((NAISHI, ADVISOR, SENTINEL, MONK, HORSEMAN, RONIN, FORT, TORII, RICE, BANNER))
+RONIN_CODES = frozenset(CODE[t] for t in RONIN_TYPES)
 SCORE_KEYS: tuple[str, ...] = (MOUNTAIN, NAISHI, ADVISOR, FORT, SENTINEL, TORII, MONK, RICE, BANNER, HORSEMAN, RONIN)
 COLOUR: dict[str, str] = {
     MOUNTAIN: "white",
@@ -124,6 +137,7 @@ COLOUR: dict[str, str] = {
     HORSEMAN: "dark blue",
     RONIN: "turquoise",
 }
+COLOUR_OF_CODE: tuple[str | None, ...] = tuple(COLOUR.get(name) for name in TYPES)  # an uncopied Ninja: None
 
 ADVISOR_BY_COLUMN = (2, 4, 3, 4, 2)
 
@@ -151,45 +165,64 @@ def _ronin_points(types: int) -> int:
     return 0
 
 
-def _score_effective(eff: Sequence[str], ronin_types: int) -> dict[str, int]:
-    """Points per type of a territory whose Ninjas are already replaced by their copies.
+def _points(eff: Sequence[int], ronin_types: int) -> list[int]:
+    """Points per card code of a territory whose Ninjas are already replaced by their copies.
 
-    ``eff`` holds, per cell, the type the card counts as (an uncopied Ninja stays "Ninja"
+    ``eff`` holds, per cell, the code the card counts as (an uncopied Ninja stays ``NIN``
     and counts as nothing); ``ronin_types`` is the Ronin's distinct-type count, taken from
     the real cards (a base Ninja never adds a type, §6.3).
     """
-    pts = dict.fromkeys(SCORE_KEYS, 0)
+    pts = [0] * len(TYPES)
 
-    mountains = eff.count(MOUNTAIN)
-    pts[MOUNTAIN] = 5 if mountains == 1 else (-5 if mountains >= 2 else 0)
+    mountains = eff.count(MTN)
+    pts[MTN] = 5 if mountains == 1 else (-5 if mountains >= 2 else 0)
 
-    torii = eff.count(TORII)
-    pts[TORII] = -5 if torii == 1 else (30 if torii >= 3 else 0)
+    torii = eff.count(TOR)
+    pts[TOR] = -5 if torii == 1 else (30 if torii >= 3 else 0)
 
-    banners = eff[0:5].count(BANNER)  # Hand Banners score nothing.
-    pts[BANNER] = 3 if banners == 1 else (8 if banners >= 2 else 0)
-
+    banners = 0  # Hand Banners score nothing.
     rice_cells = []
-    for c, card in enumerate(eff):
-        if card == NAISHI:
-            pts[NAISHI] += 12 if c == 2 else (8 if c == 7 else 0)
-        elif card == ADVISOR:
-            pts[ADVISOR] += ADVISOR_BY_COLUMN[c % 5] + 4 * sum(1 for n in ADJ[c] if eff[n] == NAISHI)
-        elif card == FORT:
-            if c % 5 in (0, 4):
-                pts[FORT] += 6
-        elif card == SENTINEL:
-            near = [eff[n] for n in ADJ[c]]
-            pts[SENTINEL] += (0 if SENTINEL in near else 3) + 4 * near.count(FORT)
-        elif card == MONK:
-            pts[MONK] += (5 if c >= 5 else 0) + 2 * sum(1 for n in ADJ[c] if eff[n] == TORII)
-        elif card == HORSEMAN:
-            if c >= 5:
-                pts[HORSEMAN] += 3 + (10 if eff[c - 5] == BANNER else 0)
-        elif card == RONIN:
-            pts[RONIN] += _ronin_points(ronin_types)
-        elif card == RICE:
+    for c in range(10):  # the branches in order of how often a card is met at the end of a game
+        card = eff[c]
+        if card == MTN or card == TOR:
+            continue  # counted above
+        if card == RIC:
             rice_cells.append(c)
+        elif card == SEN:
+            alone = 3  # lost to any adjacent Sentinel
+            forts = 0
+            for n in ADJ[c]:
+                near = eff[n]
+                if near == SEN:
+                    alone = 0
+                elif near == FOR:
+                    forts += 4
+            pts[SEN] += alone + forts
+        elif card == ADV:
+            points = ADVISOR_BY_COLUMN[c % 5]
+            for n in ADJ[c]:
+                if eff[n] == NAI:
+                    points += 4
+            pts[ADV] += points
+        elif card == FOR:
+            if c % 5 in (0, 4):
+                pts[FOR] += 6
+        elif card == MON:
+            points = 5 if c >= 5 else 0
+            for n in ADJ[c]:
+                if eff[n] == TOR:
+                    points += 2
+            pts[MON] += points
+        elif card == HOR:
+            if c >= 5:
+                pts[HOR] += 13 if eff[c - 5] == BAN else 3
+        elif card == RON:
+            pts[RON] += _ronin_points(ronin_types)
+        elif card == NAI:
+            pts[NAI] += 12 if c == 2 else (8 if c == 7 else 0)
+        elif card == BAN and c < 5:
+            banners += 1
+    pts[BAN] = 3 if banners == 1 else (8 if banners >= 2 else 0)
 
     if rice_cells:
         rice = set(rice_cells)
@@ -203,14 +236,25 @@ def _score_effective(eff: Sequence[str], ronin_types: int) -> dict[str, int]:
                     if n in rice:
                         rice.remove(n)
                         stack.append(n)
-            pts[RICE] += 0 if size == 1 else (10 if size == 2 else (20 if size == 3 else 30))
-
-    pts["total"] = sum(pts.values())
+            pts[RIC] += 0 if size == 1 else (10 if size == 2 else (20 if size == 3 else 30))
     return pts
 
 
-def _colours_effective(eff: Sequence[str]) -> int:
-    return len({COLOUR[card] for card in eff if card != NINJA})
+def _ronin_types(cells: Sequence[int]) -> int:
+    """The Ronin's count of distinct types among the real cards (§6.4)."""
+    return len(RONIN_CODES.intersection(cells))
+
+
+def _colours_effective(eff: Sequence[int]) -> int:
+    """Distinct colours (§6.5); an uncopied Ninja has none."""
+    return len({COLOUR_OF_CODE[card] for card in eff if card != NIN})
+
+
+def _breakdown(pts: list[int]) -> dict[str, int]:
+    """The public breakdown (names, ``SCORE_KEYS`` order, ``"total"``) of ``_points``' list."""
+    out = {name: pts[CODE[name]] for name in SCORE_KEYS}
+    out["total"] = sum(pts)
+    return out
 
 
 def copy_targets(cells: Sequence[str]) -> list[str]:
@@ -219,14 +263,51 @@ def copy_targets(cells: Sequence[str]) -> list[str]:
     return [t for t in COPYABLE if t in present]
 
 
-def _cells(line: Sequence[str], hand: Sequence[str]) -> list[str]:
+def _cells(line: Sequence[str], hand: Sequence[str]) -> list[int]:
+    """The codes of a territory given by names, checked."""
     if len(line) != 5 or len(hand) != 5:
         raise ValueError(f"a Line and a Hand have 5 cards each, got {len(line)} and {len(hand)}")
     cells = [*line, *hand]
     for card in cells:
         if card not in CARD_TYPES:
             raise ValueError(f"unknown card {card!r}")
-    return cells
+    return [CODE[card] for card in cells]
+
+
+def _resolve(cells: list[int], given: Mapping[int, int | None]) -> dict[int, int | None]:
+    """Every Ninja cell's copy (codes): ``given`` ones kept, the best for its owner for the others."""
+    free = [c for c, card in enumerate(cells) if card == NIN and c not in given]
+    targets = [t for t in COPYABLE_CODES if t in cells]
+    out = {c: given.get(c) for c, card in enumerate(cells) if card == NIN}
+    if not free or not targets:
+        return out
+    ronin_types = _ronin_types(cells)
+    eff = cells[:]
+    for cell, copy in given.items():
+        if copy is not None:
+            eff[cell] = copy
+    best: tuple[int, int] | None = None
+    best_combo: tuple[int, ...] = ()
+    for combo in itertools.product(targets, repeat=len(free)):
+        for cell, copy in zip(free, combo):
+            eff[cell] = copy
+        key = (sum(_points(eff, ronin_types)), _colours_effective(eff))
+        if best is None or key > best:
+            best, best_combo = key, combo
+    out.update(zip(free, best_combo))
+    return out
+
+
+def _given_codes(cells: list[int], ninja_copies: Mapping[int, str | None] | None) -> dict[int, int | None]:
+    """A caller's Ninja copies (names), checked and turned into codes."""
+    given: dict[int, int | None] = {}
+    for cell, copy in (ninja_copies or {}).items():
+        if not 0 <= cell < 10 or cells[cell] != NIN:
+            raise ValueError(f"cell {cell} holds {TYPES[cells[cell]] if 0 <= cell < 10 else 'nothing'}, not a Ninja")
+        if copy is not None and copy not in COPYABLE:
+            raise ValueError(f"a Ninja cannot copy {copy!r}")
+        given[cell] = None if copy is None else CODE[copy]
+    return given
 
 
 def resolve_copies(
@@ -244,35 +325,12 @@ def resolve_copies(
     the first in enumeration order on a full tie. No target: the Ninja stays uncopied.
     """
     cells = _cells(line, hand)
-    given = dict(ninja_copies or {})
-    for cell, copy in given.items():
-        if not 0 <= cell < 10 or cells[cell] != NINJA:
-            raise ValueError(f"cell {cell} holds {cells[cell] if 0 <= cell < 10 else 'nothing'}, not a Ninja")
-        if copy is not None and copy not in COPYABLE:
-            raise ValueError(f"a Ninja cannot copy {copy!r}")
-    free = [c for c, card in enumerate(cells) if card == NINJA and c not in given]
-    targets = copy_targets(cells)
-    if not free or not targets:
-        return {c: given.get(c) for c, card in enumerate(cells) if card == NINJA}
-    ronin_types = len(RONIN_TYPES.intersection(cells))
-    eff = cells[:]
-    for cell, copy in given.items():
-        if copy is not None:
-            eff[cell] = copy
-    best: tuple[int, int] | None = None
-    best_combo: tuple[str, ...] = ()
-    for combo in itertools.product(targets, repeat=len(free)):
-        for cell, copy in zip(free, combo):
-            eff[cell] = copy
-        key = (_score_effective(eff, ronin_types)["total"], _colours_effective(eff))
-        if best is None or key > best:
-            best, best_combo = key, combo
-    out = {c: given.get(c) for c, card in enumerate(cells) if card == NINJA}
-    out.update(zip(free, best_combo))
-    return out
+    copies = _resolve(cells, _given_codes(cells, ninja_copies))
+    return {c: None if copy is None else TYPES[copy] for c, copy in copies.items()}
 
 
-def _effective(cells: list[str], copies: Mapping[int, str | None]) -> list[str]:
+def _effective(cells: list[int], copies: Mapping[int, int | None]) -> list[int]:
+    """The cells as they count: every copying Ninja replaced by its copy."""
     eff = cells[:]
     for cell, copy in copies.items():
         if copy is not None:
@@ -291,8 +349,8 @@ def score_territory(
     it copies; Ninjas not in it take their best copy (see ``resolve_copies``).
     """
     cells = _cells(line, hand)
-    copies = resolve_copies(line, hand, ninja_copies)
-    return _score_effective(_effective(cells, copies), len(RONIN_TYPES.intersection(cells)))
+    eff = _effective(cells, _resolve(cells, _given_codes(cells, ninja_copies)))
+    return _breakdown(_points(eff, _ronin_types(cells)))
 
 
 def colours(
@@ -302,10 +360,10 @@ def colours(
 ) -> int:
     """Distinct colours of a territory (§6.5), Ninjas resolved as in ``score_territory``."""
     cells = _cells(line, hand)
-    return _colours_effective(_effective(cells, resolve_copies(line, hand, ninja_copies)))
+    return _colours_effective(_effective(cells, _resolve(cells, _given_codes(cells, ninja_copies))))
 
 
-# --- the game ----------------------------------------------------------------------------
+# --- the game: options ---------------------------------------------------------------------
 
 # Turn-start options.
 SWAP_FIRST = "swap-then-develop"
@@ -349,6 +407,56 @@ MAIN_DECREES: tuple[tuple[str, int, int], ...] = tuple((DECREE, cell, 0) for cel
 MAIN_RECALL = (RECALL, 0, 0)
 MAIN_DECLARE = (DECLARE, 0, 0)
 
+# The option tables. A pile mask has bit i set while pile i shows a card. A turn's key
+# (``_key``) is the mask plus one bit per Emissary condition of the turn start:
+SWAP_FIRST_OK = 1 << 5  # an Emissary home, a free Swap spot, a pile showing
+DISCARD_FIRST_OK = 1 << 6  # an Emissary home, a free Discard spot, 2 piles showing, > 2 River cards
+DECREE_OK = 1 << 7  # an Emissary home, the Decree spot free
+RECALL_OK = 1 << 8  # an Emissary of mine on a Swap or Discard spot
+DECLARE_OK = 1 << 9  # the end not triggered, a pile depleted
+ALL_PILES = 31
+POPCOUNT: tuple[int, ...] = tuple(bin(m).count("1") for m in range(32))
+
+DEVELOPS: tuple[tuple[tuple[str, int, int], ...], ...] = tuple(
+    tuple(t for t in MAIN_DEVELOPS if mask >> t[1] & 1) for mask in range(32))
+RIVER_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((a, b) for a, b in PILE_PAIRS if mask >> a & 1 and mask >> b & 1) for mask in range(32))
+SWAP_MOVES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((RIVER_SWAP, a, b) for a, b in RIVER_PAIRS[mask]) + TERRITORY_SWAPS for mask in range(32))
+
+
+def _engine_main(key: int) -> tuple[tuple[str, int, int], ...]:
+    """The engine policy's turn-start options for ``key``, in the rules' order (module docstring)."""
+    out = list(DEVELOPS[key & ALL_PILES])
+    out += [MAIN_SWAP_FIRST] if key & SWAP_FIRST_OK else []
+    out += [MAIN_DISCARD_FIRST] if key & DISCARD_FIRST_OK else []
+    out += MAIN_DECREES if key & DECREE_OK else []
+    out += [MAIN_RECALL] if key & RECALL_OK else []
+    out += [MAIN_DECLARE] if key & DECLARE_OK else []
+    return tuple(out)
+
+
+def _type_first_main(key: int) -> tuple[str, ...]:
+    """The type-first policy's turn-start kinds for ``key``."""
+    flags = ((SWAP_FIRST, SWAP_FIRST_OK), (DISCARD_FIRST, DISCARD_FIRST_OK), (DEVELOP, ALL_PILES),
+             (DECREE, DECREE_OK), (RECALL, RECALL_OK), (DECLARE, DECLARE_OK))
+    return tuple(kind for kind, bits in flags if key & bits)
+
+
+ENGINE_MAIN = tuple(_engine_main(key) for key in range(1024))
+TYPE_FIRST_MAIN = tuple(_type_first_main(key) for key in range(1024))
+# The bonus offer after a Develop, by (1 if a Swap spot is free) + (2 if a Discard-2 is possible).
+ENGINE_OFFERS: tuple[tuple[str, ...], ...] = ((), (SWAP, NO_BONUS), (DISCARD, NO_BONUS), (SWAP, DISCARD, NO_BONUS))
+TYPE_FIRST_OFFERS: tuple[tuple[str, ...], ...] = ((), (NO_BONUS, SWAP), (NO_BONUS, DISCARD), (NO_BONUS, SWAP, DISCARD))
+
+
+def _mask(piles: list[list[int]]) -> int:
+    """The pile mask recomputed, after a Discard-2 (which may empty two piles)."""
+    return sum(1 << i for i in range(5) if piles[i])
+
+
+# --- the game: play ----------------------------------------------------------------------------
+
 
 @dataclass
 class GameResult:
@@ -372,11 +480,10 @@ class GameResult:
 
 
 class _Played(NamedTuple):
-    """What a turn loop hands back to `play_game`: the turns and the Emissaries' places."""
+    """What a turn loop hands back: the main action of every turn, and the Emissaries' places."""
 
-    turns: int
+    kinds: list[str]
     decisions: int
-    history: list[tuple[int, str]]
     end: str
     declared_by: int | None
     reserve: list[int]
@@ -385,364 +492,233 @@ class _Played(NamedTuple):
     decree_owner: int
 
 
-class _Ending:
-    """The end of the game (§5), checked after every turn by both turn loops."""
-
-    def __init__(self) -> None:
-        self.triggered = False
-        self.declared_by: int | None = None
-        self.end = ""  # "declared" or "depleted"
-
-    def after_turn(self, me: int, first: int, declared: bool, piles: list[list[str]]) -> bool:
-        """Record what the turn just played triggered; True when the game is over."""
-        if self.triggered:
-            return True  # that was the final turn
-        if declared:
-            self.triggered = True
-            self.declared_by = me
-            self.end = "declared"
-        elif sum(1 for p in piles if not p) >= 2:
-            self.end = "depleted"
-            if me != first:
-                return True  # the second player's turn ends the game at once
-            self.triggered = True
-        return False
+def _swap(move: tuple[int, int, int], mine: list[int], piles: list[list[int]]) -> None:
+    """A Swap bonus move: two of my cells, or two revealed River cards (nothing is revealed)."""
+    kind, x, y = move
+    if kind == TERRITORY_SWAP:
+        mine[x], mine[y] = mine[y], mine[x]
+    else:
+        px, py = piles[x], piles[y]
+        px[-1], py[-1] = py[-1], px[-1]
 
 
-def _turns_type_first(rng: random.Random, first: int, piles: list[list[str]], terr: list[list[str]],
-                      discard: list[str]) -> _Played:
-    """The turns under ``policy="type-first"``: the kind of action first, then its details."""
+def _discard_two(pair: tuple[int, int], piles: list[list[int]], discard: list[int]) -> None:
+    """A Discard-2 bonus move: the revealed cards of two piles to the discard."""
+    discard.append(piles[pair[0]].pop())
+    discard.append(piles[pair[1]].pop())
+
+
+def _turns(rng: random.Random, first: int, piles: list[list[int]], terr: list[list[int]], discard: list[int],
+           engine: bool) -> _Played:
+    """Every turn until the game ends (§5), under the engine policy or the type-first one."""
     choice = rng.choice
+    main_table = ENGINE_MAIN if engine else TYPE_FIRST_MAIN
+    offers = ENGINE_OFFERS if engine else TYPE_FIRST_OFFERS
     decisions = 0
     river_cards = 30  # revealed + face-down cards left in the River
-
+    mask = ALL_PILES
     reserve = [2, 2]
     on_swap = [0, 0]
     on_discard = [0, 0]
+    swaps = discards = 0  # Emissaries on the Swap / Discard-2 spots, both players'
     decree_owner = -1
-
-    ending = _Ending()
-    turns = 0
-    history: list[tuple[int, str]] = []
-    current = first
+    triggered = False
+    declared_by: int | None = None
+    end = ""
+    kinds: list[str] = []
+    me = first
 
     while True:
-        me = current
         mine = terr[me]
-        shown = [i for i in range(5) if piles[i]]
-        swap_free = reserve[me] > 0 and on_swap[0] + on_swap[1] < SWAP_SPOTS
-        discard_free = reserve[me] > 0 and on_discard[0] + on_discard[1] < DISCARD_SPOTS
-
-        options: list[str] = []
-        if shown:
-            if swap_free:
-                options.append(SWAP_FIRST)
+        key = mask
+        if reserve[me]:
+            if swaps < SWAP_SPOTS and mask:
+                key |= SWAP_FIRST_OK
             # Before the Develop, Discard-2 also needs more than 2 River cards in total.
-            if discard_free and len(shown) >= 2 and river_cards > 2:
-                options.append(DISCARD_FIRST)
-            options.append(DEVELOP)
-        if reserve[me] > 0 and decree_owner < 0:
-            options.append(DECREE)
-        if on_swap[me] or on_discard[me]:
-            options.append(RECALL)
-        if not ending.triggered and len(shown) < 5:
-            options.append(DECLARE)
-
-        declared = False
-        if options:
-            action = choice(options)
-            decisions += 1
-            history.append((me, action))
-            if action == DEVELOP or action == SWAP_FIRST or action == DISCARD_FIRST:
-                bonus_done = False
-                if action != DEVELOP:
-                    # Bonus action first (§4.2), then the Develop.
-                    if action == SWAP_FIRST:
-                        moves = [(RIVER_SWAP, a, b) for a, b in PILE_PAIRS if piles[a] and piles[b]]
-                        moves.extend(TERRITORY_SWAPS)
-                        on_swap[me] += 1
-                    else:
-                        moves = [(DISCARD, a, b) for a, b in PILE_PAIRS if piles[a] and piles[b]]
-                        on_discard[me] += 1
-                    reserve[me] -= 1
-                    kind, a, b = choice(moves)
-                    decisions += 1
-                    if kind == TERRITORY_SWAP:
-                        mine[a], mine[b] = mine[b], mine[a]
-                    elif kind == RIVER_SWAP:
-                        pa, pb = piles[a], piles[b]
-                        pa[-1], pb[-1] = pb[-1], pa[-1]
-                    else:
-                        discard.append(piles[a].pop())
-                        discard.append(piles[b].pop())
-                        river_cards -= 2
-                    bonus_done = True
-
-                # Develop (§4.1): the pile's next card is revealed right after.
-                pile, row = choice([t for t in DEVELOP_TARGETS if piles[t[0]]])
-                decisions += 1
-                cell = pile + row
-                discard.append(mine[cell])
-                mine[cell] = piles[pile].pop()
-                river_cards -= 1
-
-                if not bonus_done and reserve[me] > 0:
-                    after = [NO_BONUS]
-                    if on_swap[0] + on_swap[1] < SWAP_SPOTS:
-                        after.append(SWAP)
-                    pairs = [(a, b) for a, b in PILE_PAIRS if piles[a] and piles[b]]
-                    if pairs and on_discard[0] + on_discard[1] < DISCARD_SPOTS:
-                        after.append(DISCARD)
-                    if len(after) > 1:
-                        bonus = choice(after)
-                        decisions += 1
-                        if bonus == SWAP:
-                            moves = [(RIVER_SWAP, a, b) for a, b in pairs]
-                            moves.extend(TERRITORY_SWAPS)
-                            kind, a, b = choice(moves)
-                            decisions += 1
-                            reserve[me] -= 1
-                            on_swap[me] += 1
-                            if kind == TERRITORY_SWAP:
-                                mine[a], mine[b] = mine[b], mine[a]
-                            else:
-                                pa, pb = piles[a], piles[b]
-                                pa[-1], pb[-1] = pb[-1], pa[-1]
-                        elif bonus == DISCARD:
-                            a, b = choice(pairs)
-                            decisions += 1
-                            reserve[me] -= 1
-                            on_discard[me] += 1
-                            discard.append(piles[a].pop())
-                            discard.append(piles[b].pop())
-                            river_cards -= 2
-            elif action == DECREE:
-                cell = choice(DECREE_CELLS)
-                decisions += 1
-                theirs = terr[1 - me]
-                mine[cell], theirs[cell] = theirs[cell], mine[cell]
-                reserve[me] -= 1
-                decree_owner = me  # this Emissary never returns
-            elif action == RECALL:
-                reserve[me] += on_swap[me] + on_discard[me]
-                on_swap[me] = on_discard[me] = 0
-            else:  # DECLARE
-                declared = True
-        else:
-            history.append((me, "pass"))
-        turns += 1
-
-        if ending.after_turn(me, first, declared, piles):
-            break
-        current = 1 - me
-
-    return _Played(turns, decisions, history, ending.end, ending.declared_by, reserve, on_swap, on_discard,
-                   decree_owner)
-
-
-def _turns_engine(rng: random.Random, first: int, piles: list[list[str]], terr: list[list[str]],
-                  discard: list[str]) -> _Played:
-    """The turns under ``policy="engine"``: every complete action at once, as the rules file offers.
-
-    Each decision is the list of legal complete actions that games/naishi.rules offers at
-    the same point (see the module docstring), and ``rng.choice`` picks one.
-    """
-    choice = rng.choice
-    decisions = 0
-    river_cards = 30  # revealed + face-down cards left in the River
-
-    reserve = [2, 2]
-    on_swap = [0, 0]
-    on_discard = [0, 0]
-    decree_owner = -1
-
-    ending = _Ending()
-    turns = 0
-    history: list[tuple[int, str]] = []
-    current = first
-
-    while True:
-        me = current
-        mine = terr[me]
-        shown = [i for i in range(5) if piles[i]]
-
-        # The turn's main decision: every Develop target, the two bonuses taken first,
-        # every Decree cell, Recall and Declare, in one list (the rules' `choose`).
-        options = [t for t in MAIN_DEVELOPS if piles[t[1]]]
-        if reserve[me] > 0:
-            if shown and on_swap[0] + on_swap[1] < SWAP_SPOTS:
-                options.append(MAIN_SWAP_FIRST)
-            # Before the Develop, Discard-2 also needs more than 2 River cards in total.
-            if len(shown) >= 2 and river_cards > 2 and on_discard[0] + on_discard[1] < DISCARD_SPOTS:
-                options.append(MAIN_DISCARD_FIRST)
+            if discards < DISCARD_SPOTS and POPCOUNT[mask] >= 2 and river_cards > 2:
+                key |= DISCARD_FIRST_OK
             if decree_owner < 0:
-                options.extend(MAIN_DECREES)
+                key |= DECREE_OK
         if on_swap[me] or on_discard[me]:
-            options.append(MAIN_RECALL)
-        if not ending.triggered and len(shown) < 5:
-            options.append(MAIN_DECLARE)
+            key |= RECALL_OK
+        if not triggered and mask != ALL_PILES:
+            key |= DECLARE_OK
+        options = main_table[key]
 
         declared = False
-        if options:
-            action, a, b = choice(options)
+        if not options:
+            kinds.append("pass")
+        else:
+            option = choice(options)
             decisions += 1
-            history.append((me, action))
-            if action == DEVELOP:
+            if engine:
+                action, a, b = option
+            else:
+                action, a, b = option, 0, 0
+            kinds.append(action)
+            if action == DEVELOP or action == SWAP_FIRST or action == DISCARD_FIRST:
+                offer = 0
+                if action != DEVELOP:
+                    # A bonus first (§4.2): its concrete move, then the Develop.
+                    reserve[me] -= 1
+                    if action == SWAP_FIRST:
+                        on_swap[me] += 1
+                        swaps += 1
+                        _swap(choice(SWAP_MOVES[mask]), mine, piles)
+                    else:
+                        on_discard[me] += 1
+                        discards += 1
+                        _discard_two(choice(RIVER_PAIRS[mask]), piles, discard)
+                        river_cards -= 2
+                        mask = _mask(piles)
+                    decisions += 1
+                if action != DEVELOP or not engine:
+                    _, a, b = choice(DEVELOPS[mask])  # the Develop target, a decision of its own
+                    decisions += 1
                 # Develop (§4.1): the pile's next card is revealed right after.
+                pile = piles[a]
                 cell = a + b
                 discard.append(mine[cell])
-                mine[cell] = piles[a].pop()
+                mine[cell] = pile.pop()
                 river_cards -= 1
-                # The bonus offer, when an Emissary could still be placed (§4.2).
-                if reserve[me] > 0:
-                    offer = []
-                    if on_swap[0] + on_swap[1] < SWAP_SPOTS:
-                        offer.append(SWAP)
-                    pairs = [(x, y) for x, y in PILE_PAIRS if piles[x] and piles[y]]
-                    if pairs and on_discard[0] + on_discard[1] < DISCARD_SPOTS:
-                        offer.append(DISCARD)
-                    if offer:
-                        offer.append(NO_BONUS)
-                        bonus = choice(offer)
+                if not pile:
+                    mask ^= 1 << a
+                # The bonus offer after a Develop, when an Emissary could still be placed.
+                if action == DEVELOP and reserve[me]:
+                    pairs = RIVER_PAIRS[mask]
+                    offer = (1 if swaps < SWAP_SPOTS else 0) + (2 if pairs and discards < DISCARD_SPOTS else 0)
+                if offer:
+                    bonus = choice(offers[offer])
+                    decisions += 1
+                    if bonus == SWAP:
+                        reserve[me] -= 1
+                        on_swap[me] += 1
+                        swaps += 1
+                        _swap(choice(SWAP_MOVES[mask]), mine, piles)
                         decisions += 1
-                        if bonus == SWAP:
-                            reserve[me] -= 1
-                            on_swap[me] += 1
-                            moves = [(RIVER_SWAP, x, y) for x, y in pairs]
-                            moves.extend(TERRITORY_SWAPS)
-                            kind, x, y = choice(moves)
-                            decisions += 1
-                            if kind == TERRITORY_SWAP:
-                                mine[x], mine[y] = mine[y], mine[x]
-                            else:
-                                px, py = piles[x], piles[y]
-                                px[-1], py[-1] = py[-1], px[-1]
-                        elif bonus == DISCARD:
-                            reserve[me] -= 1
-                            on_discard[me] += 1
-                            x, y = choice(pairs)
-                            decisions += 1
-                            discard.append(piles[x].pop())
-                            discard.append(piles[y].pop())
-                            river_cards -= 2
-            elif action == SWAP_FIRST or action == DISCARD_FIRST:
-                # A bonus first (§4.2): its concrete move, then a Develop is forced.
-                reserve[me] -= 1
-                pairs = [(x, y) for x, y in PILE_PAIRS if piles[x] and piles[y]]
-                if action == SWAP_FIRST:
-                    on_swap[me] += 1
-                    moves = [(RIVER_SWAP, x, y) for x, y in pairs]
-                    moves.extend(TERRITORY_SWAPS)
-                    kind, x, y = choice(moves)
-                    decisions += 1
-                    if kind == TERRITORY_SWAP:
-                        mine[x], mine[y] = mine[y], mine[x]
-                    else:
-                        px, py = piles[x], piles[y]
-                        px[-1], py[-1] = py[-1], px[-1]
-                else:
-                    on_discard[me] += 1
-                    x, y = choice(pairs)
-                    decisions += 1
-                    discard.append(piles[x].pop())
-                    discard.append(piles[y].pop())
-                    river_cards -= 2
-                pile, row = choice([t for t in DEVELOP_TARGETS if piles[t[0]]])
-                decisions += 1
-                cell = pile + row
-                discard.append(mine[cell])
-                mine[cell] = piles[pile].pop()
-                river_cards -= 1
+                    elif bonus == DISCARD:
+                        reserve[me] -= 1
+                        on_discard[me] += 1
+                        discards += 1
+                        _discard_two(choice(pairs), piles, discard)
+                        decisions += 1
+                        river_cards -= 2
+                        mask = _mask(piles)
             elif action == DECREE:
+                if not engine:
+                    a = choice(DECREE_CELLS)
+                    decisions += 1
                 theirs = terr[1 - me]
                 mine[a], theirs[a] = theirs[a], mine[a]
                 reserve[me] -= 1
                 decree_owner = me  # this Emissary never returns
             elif action == RECALL:
                 reserve[me] += on_swap[me] + on_discard[me]
+                swaps -= on_swap[me]
+                discards -= on_discard[me]
                 on_swap[me] = on_discard[me] = 0
             else:  # DECLARE
                 declared = True
-        else:
-            history.append((me, "pass"))
-        turns += 1
 
-        if ending.after_turn(me, first, declared, piles):
-            break
-        current = 1 - me
+        # The end (§5), checked after every turn.
+        if triggered:
+            break  # that was the final turn
+        if declared:
+            triggered = True
+            declared_by = me
+            end = "declared"
+        elif POPCOUNT[mask] <= 3:
+            end = "depleted"
+            if me != first:
+                break  # the second player's turn ends the game at once
+            triggered = True
+        me = 1 - me
 
-    return _Played(turns, decisions, history, ending.end, ending.declared_by, reserve, on_swap, on_discard,
-                   decree_owner)
+    return _Played(kinds, decisions, end, declared_by, reserve, on_swap, on_discard, decree_owner)
 
 
-def _reveal(rng: random.Random, terr: list[list[str]], order: tuple[int, int],
-            ninja_choice: str) -> tuple[list[dict[int, str | None]], int]:
-    """Every Ninja's copy at the final reveal (§5, §6.3), seats in ``order``; and the draws made."""
-    copies: list[dict[int, str | None]] = [{}, {}]
+def _reveal(rng: random.Random, terr: list[list[int]], order: tuple[int, int], ninja_choice: str,
+            ) -> tuple[list[list[int]], list[dict[int, int | None]], int]:
+    """Every Ninja's copy at the final reveal (§5, §6.3), seats in ``order``.
+
+    Returns each seat's effective cells (its territory itself when it has no Ninja), the
+    copies, and the draws made.
+    """
+    effs = [terr[0], terr[1]]
+    copies: list[dict[int, int | None]] = [{}, {}]
     decisions = 0
     for seat in order:
         cells = terr[seat]
-        if ninja_choice == "best":
-            copies[seat] = resolve_copies(cells[:5], cells[5:])
+        if NIN not in cells:
             continue
-        targets = copy_targets(cells)
-        chosen: dict[int, str | None] = {}
-        for c, card in enumerate(cells):
-            if card == NINJA:
-                if len(targets) > 1:
-                    chosen[c] = rng.choice(targets)
-                    decisions += 1
-                else:
-                    chosen[c] = targets[0] if targets else None
+        if ninja_choice == "best":
+            chosen = _resolve(cells, {})
+        else:
+            targets = [t for t in COPYABLE_CODES if t in cells]
+            chosen = {}
+            for c in range(10):
+                if cells[c] == NIN:
+                    if len(targets) > 1:
+                        chosen[c] = rng.choice(targets)
+                        decisions += 1
+                    else:
+                        chosen[c] = targets[0] if targets else None
         copies[seat] = chosen
-    return copies, decisions
+        effs[seat] = _effective(cells, chosen)
+    return effs, copies, decisions
 
 
-def play_game(rng: random.Random, ninja_choice: str = "random", policy: str = TYPE_FIRST) -> GameResult:
-    """Play one whole uniformly random base game of Naishi under the random ``policy``."""
+class _Game(NamedTuple):
+    """A finished game on card codes."""
+
+    first: int
+    piles: list[list[int]]
+    terr: list[list[int]]
+    discard: list[int]
+    played: _Played
+    effs: list[list[int]]
+    copies: list[dict[int, int | None]]
+    decisions: int
+
+
+def _play(rng: random.Random, ninja_choice: str, policy: str) -> _Game:
+    """Play one whole game on card codes; ``play_game`` and ``play_random_game`` share it."""
     if ninja_choice not in ("random", "best"):
         raise ValueError(f"ninja_choice must be 'random' or 'best', not {ninja_choice!r}")
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, not {policy!r}")
     choice = rng.choice
-    decisions = 0
 
     # Setup (§3).
     first = rng.randrange(2)
-    deck = list(DEVELOPMENT_DECK)
+    deck = list(DECK_CODES)
     rng.shuffle(deck)
-    dealt = [deck[0:2], deck[2:4]]
-    piles = [deck[4 + 6 * i : 10 + 6 * i] for i in range(5)]
-    discard: list[str] = []
+    dealt = (deck[0:2], deck[2:4])
+    piles = [deck[4 + 6 * i: 10 + 6 * i] for i in range(5)]
+    discard: list[int] = []
 
     # Gift: both choose (first player's draw first), then both gifts are handed over.
     gives = [0, 0]
     for seat in (first, 1 - first):
         gives[seat] = choice((0, 1))
-        decisions += 1
-    terr: list[list[str]] = []
+    terr: list[list[int]] = []
     for seat in (0, 1):
-        kept = dealt[seat][1 - gives[seat]]
-        received = dealt[1 - seat][gives[1 - seat]]
-        hand = [kept, received, MOUNTAIN, MOUNTAIN, MOUNTAIN]
+        hand = [dealt[seat][1 - gives[seat]], dealt[1 - seat][gives[1 - seat]], MTN, MTN, MTN]
         rng.shuffle(hand)
-        terr.append([MOUNTAIN] * 5 + hand)
+        terr.append([MTN] * 5 + hand)
 
-    if policy == TYPE_FIRST:
-        played = _turns_type_first(rng, first, piles, terr, discard)
-        copies, drawn = _reveal(rng, terr, (0, 1), ninja_choice)
-    else:
-        played = _turns_engine(rng, first, piles, terr, discard)
-        copies, drawn = _reveal(rng, terr, (first, 1 - first), ninja_choice)
-    decisions += played.decisions + drawn
+    engine = policy == ENGINE
+    played = _turns(rng, first, piles, terr, discard, engine)
+    effs, copies, drawn = _reveal(rng, terr, (first, 1 - first) if engine else (0, 1), ninja_choice)
+    return _Game(first, piles, terr, discard, played, effs, copies, 2 + played.decisions + drawn)
 
-    breakdowns = []
-    cols = []
-    for seat in (0, 1):
-        cells = terr[seat]
-        eff = _effective(cells, copies[seat])
-        breakdowns.append(_score_effective(eff, len(RONIN_TYPES.intersection(cells))))
-        cols.append(_colours_effective(eff))
+
+def play_game(rng: random.Random, ninja_choice: str = "random", policy: str = TYPE_FIRST) -> GameResult:
+    """Play one whole uniformly random base game of Naishi under the random ``policy``."""
+    game = _play(rng, ninja_choice, policy)
+    points = [_points(game.effs[seat], _ronin_types(game.terr[seat])) for seat in (0, 1)]
+    breakdowns = [_breakdown(p) for p in points]
+    cols = (_colours_effective(game.effs[0]), _colours_effective(game.effs[1]))
     totals = (breakdowns[0]["total"], breakdowns[1]["total"])
     if totals[0] != totals[1]:
         winner: int | None = 0 if totals[0] > totals[1] else 1
@@ -750,19 +726,24 @@ def play_game(rng: random.Random, ninja_choice: str = "random", policy: str = TY
         winner = 0 if cols[0] > cols[1] else 1
     else:
         winner = None
+    played = game.played
+
+    def names(cards: list[int]) -> list[str]:
+        return [TYPES[c] for c in cards]
+
     return GameResult(
         totals=totals,
-        colours=(cols[0], cols[1]),
+        colours=cols,
         winner=winner,
-        first=first,
-        territories=terr,
-        river=piles,
-        discard=discard,
-        ninja_copies=copies,
+        first=game.first,
+        territories=[names(cells) for cells in game.terr],
+        river=[names(pile) for pile in game.piles],
+        discard=names(game.discard),
+        ninja_copies=[{c: None if copy is None else TYPES[copy] for c, copy in seat.items()} for seat in game.copies],
         breakdowns=breakdowns,
-        turns=played.turns,
-        decisions=decisions,
-        history=played.history,
+        turns=len(played.kinds),
+        decisions=game.decisions,
+        history=[((game.first + k) % 2, kind) for k, kind in enumerate(played.kinds)],
         end=played.end,
         declared_by=played.declared_by,
         emissaries={
@@ -775,8 +756,13 @@ def play_game(rng: random.Random, ninja_choice: str = "random", policy: str = TY
 
 
 def play_random_game(rng: random.Random, policy: str = TYPE_FIRST) -> tuple[int, int]:
-    """Play one uniformly random game under ``policy`` and return the totals of seats 0 and 1."""
-    return play_game(rng, policy=policy).totals
+    """Play one uniformly random game under ``policy`` and return the totals of seats 0 and 1.
+
+    The same rng gives the same game as ``play_game(rng, policy=policy)``.
+    """
+    game = _play(rng, "random", policy)
+    effs, terr = game.effs, game.terr
+    return sum(_points(effs[0], _ronin_types(terr[0]))), sum(_points(effs[1], _ronin_types(terr[1])))
 
 
 def main() -> None:
