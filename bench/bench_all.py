@@ -1,0 +1,200 @@
+"""Every game against its hand-written engine, in one run and one table.
+
+    python bench/bench_all.py                 # every game and player count, best of 3
+    python bench/bench_all.py --scale 0.2     # a quick look (fewer games per run)
+    python bench/bench_all.py --json          # the same figures as one JSON document
+
+Per game and player count, four measures of random playouts (every decision uniformly at
+random among the legal actions, from a new game to its end), interleaved and best of
+`--repeat`, in CPU time of this one process:
+
+- hand-written: `bench/handwritten_<game>.py`'s `play_random_game`, the baseline;
+- public API: `rules.new_game`, then `acts = game.legal_actions(); game.apply(acts[k])` to the
+  end, the loop of the README (on the generator back end, where the rules compile there);
+- simulate: what `ruleforge simulate` does per game with all its statistics (its runner's
+  `play_chunk`: one random agent per seat, the decisions watched, the game's record made);
+- block machine: the public API loop on a `Game` made directly (the back end that copies,
+  saves and replays), for reference.
+
+Each ratio is the engine's games/s over the hand-written engine's: higher is better, 1.0 is
+parity, and the target (issue 20) is 1.0 for the public API and simulate. A game with no
+hand-written engine (Naishi with Legends) is measured beside the others, without a ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _common import (  # noqa: E402
+    BenchError,
+    clock,
+    env_info,
+    interleave,
+    load_module,
+    positive,
+    run_engine_api,
+    set_clock,
+    summarize,
+)
+
+import ruleforge  # noqa: E402
+from ruleforge.balance.runner import Batch, play_chunk  # noqa: E402
+from ruleforge.engine import Game  # noqa: E402
+
+TARGET = 1.0  # the public API and simulate against the hand-written engine
+
+
+def _hand(module: str, call: Callable[[Any, int, random.Random], Any]) -> Callable[[int], Callable]:
+    """A hand-written engine's random game, as `play(rng)` for a player count."""
+    def for_players(players: int) -> Callable[[random.Random], Any]:
+        hw = load_module(ROOT / "bench" / f"{module}.py", module)
+        return lambda rng: call(hw, players, rng)
+    return for_players
+
+
+# name, rules file, player counts, the hand-written engine (None: measured beside), games per run
+CASES: list[tuple[str, str, tuple[int, ...], Callable | None, int]] = [
+    ("Hagakure", "hagakure", (3, 4, 5), _hand("handwritten_hagakure", lambda hw, n, rng: hw.play_random_game(n, rng)),
+     200),
+    ("Naishi", "naishi", (2,), _hand("handwritten_naishi", lambda hw, n, rng: hw.play_random_game(rng, "engine")),
+     300),
+    ("Naishi with Legends", "naishi_legends", (2,), None, 200),
+    ("Nakasendo", "nakasendo", (2, 3, 4),
+     _hand("handwritten_nakasendo", lambda hw, n, rng: hw.play_random_game(n, rng)), 30),
+    ("Tic-Tac-Toe", "tictactoe", (2,), _hand("handwritten_tictactoe", lambda hw, n, rng: hw.play_random_game(rng)),
+     3000),
+    ("Connect Four", "connect_four", (2,), _hand("handwritten_connect_four",
+                                                 lambda hw, n, rng: hw.play_random_game(rng)), 1000),
+]
+
+
+def run_hand(play: Callable[[random.Random], Any], games: int, seed: int) -> tuple[float, int]:
+    rng = random.Random(seed)
+    start = clock()
+    for _ in range(games):
+        play(rng)
+    return clock() - start, 0
+
+
+def run_blocks(rules: ruleforge.Rules, players: int, games: int, seed: int) -> tuple[float, int]:
+    program = rules.program(players)
+    rng = random.Random(seed)
+    decisions = 0
+    start = clock()
+    for i in range(games):
+        g = Game(program, seed + i)
+        while not g.is_over:
+            acts = g.legal_actions()
+            g.apply(acts[rng.randrange(len(acts))])
+            decisions += 1
+    return clock() - start, decisions
+
+
+def run_simulate(path: str, players: int, games: int, seed: int) -> tuple[float, int]:
+    batch = Batch(path, players, {}, ",".join(["random"] * players))
+    seeds = [(i + 1, seed + i) for i in range(games)]
+    start = clock()
+    outcomes = play_chunk(batch, seeds)
+    took = clock() - start
+    if any(kind != "record" for kind, _ in outcomes):
+        raise BenchError(f"{path}: a simulated game failed")
+    return took, 0
+
+
+def measure(case: tuple, players: int, scale: float, repeat: int, seed: int) -> dict[str, Any]:
+    name, stem, _counts, hand, games = case
+    games = max(1, round(games * scale))
+    path = str(ROOT / "games" / f"{stem}.rules")
+    rules = ruleforge.load(path)
+    rules.new_game(players, seed)  # compile both back ends before the clock starts
+    run_simulate(path, players, 1, seed)
+    runners: dict[str, Callable[[], tuple[float, int]]] = {
+        "public_api": lambda: run_engine_api(rules, players, games, seed),
+        "simulate": lambda: run_simulate(path, players, games, seed),
+        "block_machine": lambda: run_blocks(rules, players, games, seed),
+    }
+    if hand is not None:
+        play = hand(players)
+        runners = {"hand_written": lambda: run_hand(play, games, seed), **runners}
+    runs, decisions = interleave(runners, repeat)
+    entry: dict[str, Any] = {"game": name, "players": players, "games_per_run": games}
+    for measure_name, times in runs.items():
+        entry[measure_name] = summarize(times, games, decisions.get(measure_name, 0))
+    if hand is not None:
+        base = entry["hand_written"]["games_per_s"]
+        for measure_name in ("public_api", "simulate", "block_machine"):
+            entry[measure_name]["ratio"] = entry[measure_name]["games_per_s"] / base
+    return entry
+
+
+def table(results: list[dict[str, Any]]) -> list[str]:
+    head = ("game", "players", "hand-written", "public API", "simulate", "block machine", f"target {TARGET:.1f}x")
+    rows = [head]
+    def cell(r: dict[str, Any], measure_name: str) -> str:
+        m = r[measure_name]
+        ratio = f" ({m['ratio']:.2f}x)" if "ratio" in m else ""
+        return f"{m['games_per_s']:,.0f}/s{ratio}"
+
+    for r in results:
+        hand = f"{r['hand_written']['games_per_s']:,.0f}/s" if "hand_written" in r else "none (measured beside)"
+        if "hand_written" in r:
+            met = min(r["public_api"]["ratio"], r["simulate"]["ratio"]) >= TARGET
+            verdict = "met" if met else "BELOW TARGET"
+        else:
+            verdict = "-"
+        rows.append((r["game"], str(r["players"]), hand, cell(r, "public_api"), cell(r, "simulate"),
+                     cell(r, "block_machine"), verdict))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    return ["  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in rows]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="games per run, as a share of the defaults")
+    parser.add_argument("--repeat", type=positive, default=3, help="timed runs per measure; the best counts")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", action="append", default=[], help="a game's file name (hagakure, ...): just these")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    args = parser.parse_args(argv)
+    if not args.scale > 0:
+        parser.error("--scale must be above 0")
+    set_clock(args.clock)
+    cases = [c for c in CASES if not args.only or c[1] in args.only]
+    if not cases:
+        parser.error(f"--only: no such game (choose from {', '.join(c[1] for c in CASES)})")
+    results = []
+    try:
+        for case in cases:
+            for players in case[2]:
+                results.append(measure(case, players, args.scale, args.repeat, args.seed))
+                if not args.json:
+                    print(f"  measured {case[0]}, {players} players", file=sys.stderr, flush=True)
+    except BenchError as err:
+        print(f"bench_all: {err}", file=sys.stderr)
+        return 2
+    missed = any("hand_written" in r and min(r["public_api"]["ratio"], r["simulate"]["ratio"]) < TARGET
+                 for r in results)
+    if args.json:
+        print(json.dumps({"config": {"scale": args.scale, "repeat": args.repeat, "seed": args.seed,
+                                     "clock": args.clock, "threads": 1, **env_info()},
+                          "target": TARGET, "results": results}, indent=2))
+    else:
+        print(f"Random playouts, games/s ({args.clock} time, 1 thread, best of {args.repeat}; "
+              f"ratio = engine / hand-written)")
+        print("\n".join(table(results)))
+    return 1 if args.strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
