@@ -479,8 +479,51 @@ def _split_top(text: str) -> list[str]:
 
 
 # --- the game -----------------------------------------------------------------------------------
+#
+# Play runs on integers, not on the objects above: an element is an index (the 60 Path tiles
+# 0-59 in build_tiles order, so the index is the ident; the 45 Discovery tokens 60-104 in
+# build_tokens order; seat p's Starting tile 105 + p), a cell is r * 9 + c on a 9x9 board
+# (the Starting tile at 40; a 4x4 grid around it never leaves rows and columns 1-7), and a
+# tile's Snow, Bears and flip are per-game lists indexed by element. The objects are made
+# once, at the end, for the result and the final scoring (one scorer for the oracle and the
+# game). Targets are kept up to date as tiles are placed instead of being searched for at
+# every decision.
 
 MARKET = -1  # a Hiker's location: the Market (else a player's seat: that player's supply)
+NONE = -1  # no element (a Hiker at home, an empty cell)
+RESERVED = -2  # the source of Action 3: the element under the player's own Hiker
+FIRST_TOKEN = 60
+FIRST_START = 105
+WIDTH = 9
+START = START_CELL[0] * WIDTH + START_CELL[1]
+CELL_RC: tuple[Cell, ...] = tuple(divmod(i, WIDTH) for i in range(WIDTH * WIDTH))
+ROW: tuple[int, ...] = tuple(r for r, _ in CELL_RC)
+COL: tuple[int, ...] = tuple(c for _, c in CELL_RC)
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(  # N, E, S, W, as STEPS (only read for rows/columns 1-7)
+    tuple(i + dr * WIDTH + dc for dr, dc in STEPS) for i in range(WIDTH * WIDTH))
+
+_TILE_OBJECTS = build_tiles()
+TOKEN_OBJECTS: tuple[Token, ...] = tuple(build_tokens())  # immutable: one instance per physical token, shared
+TILE_SPECS: tuple[tuple[str | None, str, int], ...] = tuple((t.terrain, t.shape, t.symbols) for t in _TILE_OBJECTS)
+E_TERRAIN: tuple[int, ...] = (*(TERRAINS.index(t.terrain) for t in _TILE_OBJECTS),  # type: ignore[arg-type]
+                              *(TERRAINS.index(k.terrain) for k in TOKEN_OBJECTS), -1, -1, -1, -1)
+# Placements per target of a candidate element: 0 = a token (its targets are Path tiles),
+# 1 = a straight tile, 2 = a curve (both flips).
+E_CODE: tuple[int, ...] = (*(2 if t.shape in CURVES else 1 for t in _TILE_OBJECTS), *(0,) * 45, 1, 1, 1, 1)
+E_SYMBOLS: tuple[int, ...] = (*(t.symbols for t in _TILE_OBJECTS), *(0,) * 45, *(START_SYMBOLS,) * 4)
+EVENT_TERRAIN: dict[str, int] = {t: i for i, t in enumerate(TERRAINS)}
+OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {  # seats clockwise from p's left
+    n: tuple(tuple((p + i) % n for i in range(1, n)) for p in range(n)) for n in (2, 3, 4)}
+
+
+def is_tile(e: int) -> bool:
+    """A Path or Starting tile (else a Discovery token)."""
+    return e < FIRST_TOKEN or e >= FIRST_START
+
+
+def cell_index(cell: Cell) -> int:
+    """The board index of ``(row, col)``."""
+    return cell[0] * WIDTH + cell[1]
 
 
 @dataclass
@@ -517,7 +560,7 @@ class _Game:
     def __init__(self, players: int, rng: random.Random) -> None:
         if players not in (2, 3, 4):
             raise ValueError(f"Nakasendo is for 2 to 4 players, not {players}")
-        self.n = players
+        n = self.n = players
         self.rng = rng
         self.rand = rng.randrange
         self.decisions = 0
@@ -528,134 +571,167 @@ class _Game:
         slots = list(SLOT_PAIRS)
         rng.shuffle(slots)
         self.slots = slots
-        self.tile_pile = build_tiles()
+        self.tile_pile = list(range(FIRST_TOKEN))
         rng.shuffle(self.tile_pile)
-        self.token_pile = build_tokens()
+        self.token_pile = list(range(FIRST_TOKEN, FIRST_START))
         rng.shuffle(self.token_pile)
-        self.market_tiles: list[Tile] = [self.tile_pile.pop() for _ in range(MARKET_TILES)]
-        self.market_tokens: list[Token] = [self.token_pile.pop() for _ in range(MARKET_TOKENS)]
-        self.supplies: list[list[Element]] = []
-        for _ in range(players):
-            sup: list[Element] = [self.tile_pile.pop(), self.tile_pile.pop(), self.token_pile.pop()]
-            self.supplies.append(sup)
-        self.first = rng.randrange(players)
+        self.market_tiles = [self.tile_pile.pop() for _ in range(MARKET_TILES)]
+        self.market_tokens = [self.token_pile.pop() for _ in range(MARKET_TOKENS)]
+        self.supplies = [[self.tile_pile.pop(), self.tile_pile.pop(), self.token_pile.pop()] for _ in range(n)]
+        self.first = rng.randrange(n)
         self.events = list(EVENT_CARDS)
         rng.shuffle(self.events)
-        self.grids: list[Grid] = [{START_CELL: [start_tile()]} for _ in range(players)]
-        self.tile_targets: list[list[Cell]] = [[] for _ in range(players)]
-        self.token_targets: list[list[Cell]] = [[] for _ in range(players)]
-        for p in range(players):
-            self._targets(p)
-        self.extra = [0] * players
+        self.snow = [0] * (FIRST_START + 4)
+        self.bears = [0] * (FIRST_START + 4)
+        self.flipped = [False] * (FIRST_START + 4)
+        # Per seat: the uncovered tile of each cell (NONE: empty), each cell's stack (bottom
+        # first), the occupied cells in the order they were first played, the empty cells a
+        # tile may go to (in the order they were first found), the bounding box.
+        self.top = [[NONE] * (WIDTH * WIDTH) for _ in range(n)]
+        self.stacks: list[list[list[int] | None]] = [[None] * (WIDTH * WIDTH) for _ in range(n)]
+        self.occupied = [[START] for _ in range(n)]
+        self.frontier = [[d for d in NEIGHBOURS[START]] for _ in range(n)]
+        self.box = [[START_CELL[0], START_CELL[0], START_CELL[1], START_CELL[1]] for _ in range(n)]
+        for p in range(n):
+            self.top[p][START] = FIRST_START + p
+            self.stacks[p][START] = [FIRST_START + p]
+        self.tile_targets = [self.occupied[p] + self.frontier[p] for p in range(n)]
+        self.token_targets: list[list[int]] = [[] for _ in range(n)]  # cells with a Path tile on top
+        self.extra = [0] * n
         self.extra_pool = EXTRA_ACTION_TOKENS
-        self.hiker: list[Element | None] = [None] * players
-        self.hiker_at = [MARKET] * players
-        self.reservation_points = [0] * players
-        self.intermediate_points = [0] * players
+        self.hiker = [NONE] * n
+        self.hiker_at = [MARKET] * n
+        self.reservation_points = [0] * n
+        self.intermediate_points = [0] * n
         self.scorings = 0
-        self.discarded: list[Token] = []
+        self.discarded: list[int] = []
         self.reserved_played = False  # Action 3 taken this turn
         self.affected: set[int] = set()  # players whose supply was played from this turn
 
     # -- placement targets ------------------------------------------------------------------
 
-    def _targets(self, p: int) -> None:
-        """Recompute p's tile targets (cover or extend within 4x4) and token targets (Path tiles)."""
-        grid = self.grids[p]
-        rows = [r for r, _ in grid]
-        cols = [c for _, c in grid]
-        rmin, rmax, cmin, cmax = min(rows), max(rows), min(cols), max(cols)
-        cells: dict[Cell, None] = dict.fromkeys(grid)
-        for r, c in grid:
-            for dr, dc in STEPS:
-                cell = (r + dr, c + dc)
-                if cell in cells:
-                    continue
-                nr, nc = cell
-                if max(rmax, nr) - min(rmin, nr) < MAX_SPAN and max(cmax, nc) - min(cmin, nc) < MAX_SPAN:
-                    cells[cell] = None
-        self.tile_targets[p] = list(cells)
-        tokens = []
-        for cell, stack in grid.items():
-            if stack[top_index(stack)].terrain is not None:
-                tokens.append(cell)
-        self.token_targets[p] = tokens
+    def _grow(self, p: int, cell: int) -> None:
+        """A tile went to the empty ``cell``: update p's targets.
 
-    def _candidates(self, p: int) -> list[tuple[Element, int]]:
-        """Elements p may play now with their source: p (Action 1), another seat (2), MARKET-2 (3)."""
-        out: list[tuple[Element, int]] = [(e, p) for e in self.supplies[p]]
-        mine = self.hiker[p]
-        for i in range(1, self.n):
-            q = (p + i) % self.n
-            for e in self.supplies[q]:
-                if e is not mine:
-                    out.append((e, q))
-        if mine is not None and not self.reserved_played:
-            out.append((mine, -2))
-        return out
+        Tile targets are the occupied cells then the empty cells next to them that keep the
+        grid within 4x4, each in the order first found (occupied cells in play order, their
+        sides N, E, S, W); a new cell comes last, so the list is kept, not searched again.
+        """
+        occupied, frontier, box = self.occupied[p], self.frontier[p], self.box[p]
+        occupied.append(cell)
+        if cell in frontier:
+            frontier.remove(cell)
+        r, c = ROW[cell], COL[cell]
+        if r < box[0] or r > box[1] or c < box[2] or c > box[3]:
+            box[:] = min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c)
+            rlo, rhi, clo, chi = box[1] - MAX_SPAN + 1, box[0] + MAX_SPAN - 1, box[3] - MAX_SPAN + 1, box[2] + MAX_SPAN - 1
+            frontier[:] = [d for d in frontier if rlo <= ROW[d] <= rhi and clo <= COL[d] <= chi]
+        else:
+            rlo, rhi, clo, chi = box[1] - MAX_SPAN + 1, box[0] + MAX_SPAN - 1, box[3] - MAX_SPAN + 1, box[2] + MAX_SPAN - 1
+        top = self.top[p]
+        for d in NEIGHBOURS[cell]:
+            if top[d] == NONE and d not in frontier and rlo <= ROW[d] <= rhi and clo <= COL[d] <= chi:
+                frontier.append(d)
+        self.tile_targets[p] = occupied + frontier
+        self.token_targets[p].append(cell)
 
-    def _count(self, p: int, cands: list[tuple[Element, int]]) -> list[int]:
-        """Placements per candidate: a tile's target cells (x2 flips for a curve), a token's tiles."""
+    def _total(self, p: int) -> int:
+        """The number of complete placements of Actions 1 (p's supply), 2 (the others') and 3."""
         tn = len(self.tile_targets[p])
-        kn = len(self.token_targets[p])
-        return [(2 * tn if e.shape in CURVES else tn) if type(e) is Tile else kn  # type: ignore[union-attr]
-                for e, _ in cands]
+        weight = (len(self.token_targets[p]), tn, tn + tn)
+        code = E_CODE
+        total = 0
+        for e in self.supplies[p]:
+            total += weight[code[e]]
+        mine = self.hiker[p]
+        for q in OTHERS[self.n][p]:
+            for e in self.supplies[q]:
+                if e != mine:
+                    total += weight[code[e]]
+        if mine != NONE and not self.reserved_played:
+            total += weight[code[mine]]
+        return total
+
+    def _choose(self, p: int, pick: int) -> tuple[int, int, int]:
+        """The ``pick``-th placement counted by ``_total``: (element, source, target)."""
+        tn = len(self.tile_targets[p])
+        weight = (len(self.token_targets[p]), tn, tn + tn)
+        code = E_CODE
+        for e in self.supplies[p]:
+            k = weight[code[e]]
+            if pick < k:
+                return e, p, pick
+            pick -= k
+        mine = self.hiker[p]
+        for q in OTHERS[self.n][p]:
+            for e in self.supplies[q]:
+                if e != mine:
+                    k = weight[code[e]]
+                    if pick < k:
+                        return e, q, pick
+                    pick -= k
+        assert mine != NONE and not self.reserved_played and pick < weight[code[mine]]
+        return mine, RESERVED, pick
 
     # -- moving elements ------------------------------------------------------------------------
 
-    def _release(self, e: Element, actor: int) -> None:
+    def _release(self, e: int, actor: int) -> None:
         """``e`` leaves its place: a Hiker on it goes home; if not the actor's, its owner gains 2 VP."""
-        for r in range(self.n):
-            if self.hiker[r] is e:
-                self.hiker[r] = None
-                if r != actor:
-                    self.reservation_points[r] += 2
+        hiker = self.hiker
+        if e in hiker:  # at most one Hiker per element
+            r = hiker.index(e)
+            hiker[r] = NONE
+            if r != actor:
+                self.reservation_points[r] += 2
 
     def _gain_extra(self, q: int) -> None:
         if self.extra_pool:
             self.extra_pool -= 1
             self.extra[q] += 1
 
-    def _place(self, p: int, e: Element, src: int, target: int) -> None:
+    def _place(self, p: int, e: int, src: int, target: int) -> None:
         """Play ``e`` (from source ``src``) to its ``target``-th placement in p's grid."""
         # Take it from where it lies.
-        if src == -2:  # Action 3: the reserved element
+        if src == RESERVED:  # Action 3: the reserved element
             where = self.hiker_at[p]
             self.reserved_played = True
             if where == MARKET:
-                _remove(self.market_tiles if type(e) is Tile else self.market_tokens, e)  # type: ignore[arg-type]
+                (self.market_tokens if e >= FIRST_TOKEN else self.market_tiles).remove(e)
             else:
-                _remove(self.supplies[where], e)
+                self.supplies[where].remove(e)
                 self._gain_extra(where)
                 self.affected.add(where)
         else:
-            _remove(self.supplies[src], e)
+            self.supplies[src].remove(e)
             if src != p:  # Action 2
                 self._gain_extra(src)
                 self.affected.add(src)
         self._release(e, p)
-        grid = self.grids[p]
-        if type(e) is Tile:
-            if e.shape in CURVES:
-                cell = self.tile_targets[p][target >> 1]
-                e.flipped = bool(target & 1)
-            else:
-                cell = self.tile_targets[p][target]
-                e.flipped = False
-            stack = grid.get(cell)
-            if stack is None:
-                grid[cell] = [e]
-            else:
-                i = top_index(stack)
-                old = stack[i]
-                assert isinstance(old, Tile)
-                old.snow = old.bears = 0  # covering discards Snow, Bears and tokens
-                self.discarded.extend(stack[i + 1:])  # type: ignore[arg-type]
-                del stack[i + 1:]
-                stack.append(e)
-            self._targets(p)
+        if e >= FIRST_TOKEN:  # a token (never a Starting tile: those are never played)
+            self.stacks[p][self.token_targets[p][target]].append(e)  # type: ignore[union-attr]
+            return
+        if E_CODE[e] == 2:
+            cell = self.tile_targets[p][target >> 1]
+            self.flipped[e] = bool(target & 1)
         else:
-            grid[self.token_targets[p][target]].append(e)
+            cell = self.tile_targets[p][target]
+            self.flipped[e] = False
+        top = self.top[p]
+        old = top[cell]
+        top[cell] = e
+        if old == NONE:
+            self.stacks[p][cell] = [e]
+            self._grow(p, cell)
+            return
+        self.snow[old] = self.bears[old] = 0  # covering discards Snow, Bears and tokens
+        stack = self.stacks[p][cell]
+        assert stack is not None
+        i = stack.index(old)
+        self.discarded.extend(stack[i + 1:])
+        del stack[i + 1:]
+        stack.append(e)
+        if old >= FIRST_START:  # the Starting tile covered: its cell takes tokens now (it is played first)
+            self.token_targets[p].insert(0, cell)
 
     # -- the phases -------------------------------------------------------------------------------
 
@@ -665,31 +741,26 @@ class _Game:
         snow = 1 if space <= 3 else 2 if space <= 6 else 3 if space <= 9 else 4
         rand = self.rand
         for terrain, effect in card:
+            ti = EVENT_TERRAIN[terrain]
+            counters = self.snow if effect == "snow" else self.bears
+            tokens = snow if effect == "snow" else 1
             for i in range(self.n):
                 p = (self.first + i) % self.n
-                tiles = [t for t in (s[top_index(s)] for s in self.grids[p].values())
-                         if t.terrain == terrain]
-                if not tiles:
-                    continue
-                if effect == "snow":
-                    for _ in range(snow):
-                        tiles[rand(len(tiles))].snow += 1  # type: ignore[union-attr]
-                        self.decisions += 1
-                else:
-                    tiles[rand(len(tiles))].bears += 1  # type: ignore[union-attr]
-                    self.decisions += 1
+                top = self.top[p]
+                tiles = [t for t in (top[cell] for cell in self.token_targets[p]) if E_TERRAIN[t] == ti]
+                if tiles:
+                    for _ in range(tokens):
+                        counters[tiles[rand(len(tiles))]] += 1
+                    self.decisions += tokens
 
     def _turn(self, p: int) -> None:
         rand = self.rand
         self.reserved_played = False
-        self.affected = set()
+        self.affected.clear()
         actions = 2
         while True:
-            cands = self._candidates(p)
-            counts = self._count(p, cands)
-            total = sum(counts)
             if actions == 0:
-                if not self.extra[p] or not total:
+                if not self.extra[p] or not self._total(p):
                     break
                 self.decisions += 1
                 if rand(2) == 1:  # "stop"
@@ -697,44 +768,42 @@ class _Game:
                 self.extra[p] -= 1
                 self.extra_pool += 1
                 actions = 1
-                continue
+            total = self._total(p)
             if not total:
                 break  # actions that cannot be taken are skipped
-            pick = rand(total)
             self.decisions += 1
-            for (e, src), k in zip(cands, counts):
-                if pick < k:
-                    self._place(p, e, src, pick)
-                    break
-                pick -= k
+            self._place(p, *self._choose(p, rand(total)))
             actions -= 1
         self._end_of_turn(p)
 
     def _end_of_turn(self, p: int) -> None:
         rand = self.rand
         n = self.n
-        # (1) the free Reserve.
-        if self.hiker[p] is None:
-            taken = [h for h in self.hiker if h is not None]
-            options: list[tuple[Element, int]] = [(e, MARKET) for e in (*self.market_tiles, *self.market_tokens)
-                                                  if not any(e is h for h in taken)]
-            held = {self.hiker_at[r] for r in range(n) if self.hiker[r] is not None}
-            for i in range(1, n):
-                q = (p + i) % n
-                if q not in held:
-                    options.extend((e, q) for e in self.supplies[q])
-            k = rand(len(options) + 1)
+        hiker, supplies = self.hiker, self.supplies
+        market_tiles, market_tokens = self.market_tiles, self.market_tokens
+        # (1) the free Reserve: an untaken Market element, or an element of a supply no Hiker is on.
+        if hiker[p] == NONE:
+            market = [e for e in market_tiles if e not in hiker] + [e for e in market_tokens if e not in hiker]
+            held = [self.hiker_at[r] for r in range(n) if hiker[r] != NONE]
+            free = [q for q in OTHERS[n][p] if q not in held]
+            k = rand(len(market) + sum(len(supplies[q]) for q in free) + 1)
             self.decisions += 1
-            if k < len(options):
-                self.hiker[p], self.hiker_at[p] = options[k]
+            if k < len(market):
+                hiker[p], self.hiker_at[p] = market[k], MARKET
+            else:
+                k -= len(market)
+                for q in free:
+                    if k < len(supplies[q]):
+                        hiker[p], self.hiker_at[p] = supplies[q][k], q
+                        break
+                    k -= len(supplies[q])
         # (2) refills: the affected players clockwise from p's left, then p.
-        order = [(p + i) % n for i in range(1, n) if (p + i) % n in self.affected]
-        order.append(p)
-        for x in order:
-            sup = self.supplies[x]
-            mine = self.hiker[x]
+        affected = self.affected
+        for x in (*(q for q in OTHERS[n][p] if q in affected), p):
+            sup = supplies[x]
+            mine = hiker[x]
             while len(sup) < SUPPLY_SIZE:
-                visible: list[Element] = [e for e in (*self.market_tiles, *self.market_tokens) if e is not mine]
+                visible = [e for e in market_tiles if e != mine] + [e for e in market_tokens if e != mine]
                 blind_tile = len(visible)
                 blind_token = blind_tile + (1 if self.tile_pile else 0)
                 m = blind_token + (1 if self.token_pile else 0)
@@ -744,7 +813,7 @@ class _Game:
                 self.decisions += 1
                 if k < blind_tile:
                     e = visible[k]
-                    _remove(self.market_tiles if type(e) is Tile else self.market_tokens, e)  # type: ignore[arg-type]
+                    (market_tokens if e >= FIRST_TOKEN else market_tiles).remove(e)
                     self._release(e, x)
                     sup.append(e)
                 elif k < blind_token:
@@ -752,16 +821,60 @@ class _Game:
                 else:
                     sup.append(self.token_pile.pop())
         # (3) the Market restock.
-        while len(self.market_tiles) < MARKET_TILES and self.tile_pile:
-            self.market_tiles.append(self.tile_pile.pop())
-        while len(self.market_tokens) < MARKET_TOKENS and self.token_pile:
-            self.market_tokens.append(self.token_pile.pop())
+        while len(market_tiles) < MARKET_TILES and self.tile_pile:
+            market_tiles.append(self.tile_pile.pop())
+        while len(market_tokens) < MARKET_TOKENS and self.token_pile:
+            market_tokens.append(self.token_pile.pop())
+
+    def _score_token(self, p: int, token: str) -> int:
+        """``score_intermediate`` of p's grid, on the integer state."""
+        top, stacks = self.top[p], self.stacks[p]
+        points = 0
+        if token in EVENT_TERRAIN:
+            ti = EVENT_TERRAIN[token]
+            for cell in self.occupied[p]:
+                tile = top[cell]
+                stack = stacks[cell]
+                assert stack is not None
+                if E_TERRAIN[tile] == ti:
+                    points += 2
+                for k in range(stack.index(tile) + 1, len(stack)):
+                    if E_TERRAIN[stack[k]] == ti:
+                        points += 2
+            return points
+        for cell in self.occupied[p]:
+            tile = top[cell]
+            if token == BEAR or token == NO_BEAR:
+                has = E_SYMBOLS[tile] + self.bears[tile] > 0
+            elif token == SNOW or token == NO_SNOW:
+                has = self.snow[tile] > 0
+            else:
+                has = stacks[cell][-1] != tile  # type: ignore[index]
+            if has == (token in (BEAR, SNOW, DISCOVERY)):
+                points += 2
+        return points
 
     def _intermediate(self, slot: int) -> None:
         tokens = [self.scoring_tokens[x] for x in self.slots[slot]]
         for p in range(self.n):
-            self.intermediate_points[p] += sum(score_intermediate(self.grids[p], t) for t in tokens)
+            self.intermediate_points[p] += sum(self._score_token(p, t) for t in tokens)
         self.scorings += 1
+
+    # -- the result -------------------------------------------------------------------------------
+
+    def objects(self) -> list[Element]:
+        """The game's elements as objects, indexed by element (Tiles with their Snow, Bears, flip)."""
+        snow, bears, flipped = self.snow, self.bears, self.flipped
+        tiles = [Tile(*TILE_SPECS[e], flipped[e], snow[e], bears[e], e) for e in range(FIRST_TOKEN)]
+        starts = [Tile(None, "Start", START_SYMBOLS, flipped[e], snow[e], bears[e])
+                  for e in range(FIRST_START, FIRST_START + self.n)]
+        return [*tiles, *TOKEN_OBJECTS, *starts]
+
+    def grid(self, p: int, objects: list[Element] | None = None) -> Grid:
+        """p's grid as ``{(row, col): stack}``, cells in the order they were first played."""
+        objs = self.objects() if objects is None else objects
+        stacks = self.stacks[p]
+        return {CELL_RC[cell]: [objs[e] for e in stacks[cell]] for cell in self.occupied[p]}  # type: ignore[union-attr]
 
     def play(self) -> GameResult:
         """Play the rounds, then the final scoring and the ranking."""
@@ -776,7 +889,13 @@ class _Game:
                 self._intermediate(SCORING_SPACES[space])
             rounds += 1
             space += 1
-        finals = [final_score(self.grids[p], self.extra[p], self.intermediate_points[p],
+        return self.result(rounds)
+
+    def result(self, rounds: int) -> GameResult:
+        """The final scoring and the ranking, with every element as an object."""
+        objs = self.objects()
+        grids = [self.grid(p, objs) for p in range(self.n)]
+        finals = [final_score(grids[p], self.extra[p], self.intermediate_points[p],
                               self.reservation_points[p]) for p in range(self.n)]
         keys = [(f.breakdown["total"], -f.bears, -f.snow) for f in finals]
         ranking: list[list[int]] = []
@@ -794,27 +913,18 @@ class _Game:
             intermediate_scorings=self.scorings,
             intermediate_points=self.intermediate_points,
             reservation_points=self.reservation_points,
-            grids=self.grids,
-            supplies=self.supplies,
-            market=[*self.market_tiles, *self.market_tokens],
-            tile_pile=self.tile_pile,
-            token_pile=self.token_pile,
-            discarded_tokens=self.discarded,
+            grids=grids,
+            supplies=[[objs[e] for e in sup] for sup in self.supplies],
+            market=[objs[e] for e in (*self.market_tiles, *self.market_tokens)],
+            tile_pile=[objs[e] for e in self.tile_pile],  # type: ignore[misc]
+            token_pile=[objs[e] for e in self.token_pile],  # type: ignore[misc]
+            discarded_tokens=[objs[e] for e in self.discarded],  # type: ignore[misc]
             extra_actions=self.extra,
             extra_pool=self.extra_pool,
-            hikers=self.hiker,
+            hikers=[None if e == NONE else objs[e] for e in self.hiker],
             scoring_tokens=self.scoring_tokens,
             slots=self.slots,
         )
-
-
-def _remove(items: list[Element], e: Element) -> None:
-    """Remove ``e`` by identity (equal tokens are different physical tokens)."""
-    for i, x in enumerate(items):
-        if x is e:
-            del items[i]
-            return
-    raise ValueError("element not found")
 
 
 def play_random_game(players: int, rng: random.Random) -> GameResult:
@@ -823,16 +933,16 @@ def play_random_game(players: int, rng: random.Random) -> GameResult:
 
 
 def main() -> None:
-    """Stand-alone speed check: print games per second."""
+    """Stand-alone speed check: print games per second (processor time)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    start = time.perf_counter()
+    start = time.process_time()
     decisions = sum(play_random_game(args.players, rng).decisions for _ in range(args.games))
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     print(f"nakasendo handwritten, {args.players}p: {args.games} games in {elapsed:.3f}s"
           f" = {args.games / elapsed:.1f} games/s, {decisions / args.games:.1f} decisions/game")
 
