@@ -31,8 +31,9 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple, Union
 
 # --- components --------------------------------------------------------------------------
@@ -172,7 +173,55 @@ def build_tokens() -> list[Token]:
             for _ in range(TOKENS_PER_TERRAIN[kind])]
 
 
-# --- reading a grid --------------------------------------------------------------------------
+# --- the integer form ------------------------------------------------------------------------
+#
+# Play and scoring run on integers, not on the objects above: an element is an index (the 60
+# Path tiles 0-59 in build_tiles order, so the index is the ident; the 45 Discovery tokens
+# 60-104 in build_tokens order; seat p's Starting tile 105 + p) and a cell is row * width + col.
+# The game's board is 9 wide, the Starting tile at 40: a 4x4 grid around it never leaves rows
+# and columns 1-7, so every cell in play has four neighbours on the board. A tile's Snow,
+# Bears and flip are lists indexed by element. The scorers read a ``Board``; an object grid
+# (the oracle's input) is converted to one, so the game and the oracle share one scorer.
+
+NONE = -1  # no element (a Hiker at home, an empty cell)
+FIRST_TOKEN = 60
+FIRST_START = 105
+WIDTH = 9
+START = START_CELL[0] * WIDTH + START_CELL[1]
+SIDE_NAMES = "NESW"  # side s is SIDE_NAMES[s]; its opposite is s ^ 2
+SEGMENTS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {
+    shape: (tuple((SIDE_NAMES.index(a), SIDE_NAMES.index(b)) for a, b in segs),
+            tuple((SIDE_NAMES.index(FLIP[a]), SIDE_NAMES.index(FLIP[b])) for a, b in segs))
+    for shape, segs in SHAPES.items()}  # shape -> (segments as printed, segments flipped)
+TERRAIN_INDEX: dict[str, int] = {t: i for i, t in enumerate(TERRAINS)}
+KIND_INDEX: dict[str, int] = {k: i for i, k in enumerate(TOKEN_KINDS)}
+K_JUKU, K_SAMURAI, K_OBSERVATION, K_TEMPLE, K_WHEEL, K_BELL = (KIND_INDEX[k] for k in TOKEN_KINDS)
+
+_TILE_OBJECTS = build_tiles()
+TOKEN_OBJECTS: tuple[Token, ...] = tuple(build_tokens())  # immutable: one instance per physical token, shared
+E_TERRAIN: tuple[int, ...] = (*(TERRAIN_INDEX[t.terrain] for t in _TILE_OBJECTS),  # type: ignore[index]
+                              *(TERRAIN_INDEX[k.terrain] for k in TOKEN_OBJECTS), -1, -1, -1, -1)
+E_KIND: tuple[int, ...] = (*(-1,) * FIRST_TOKEN, *(KIND_INDEX[k.kind] for k in TOKEN_OBJECTS), -1, -1, -1, -1)
+E_SHAPE: tuple[str, ...] = (*(t.shape for t in _TILE_OBJECTS), *("",) * 45, *("Start",) * 4)
+E_SEGMENTS = tuple(SEGMENTS.get(shape, ((), ())) for shape in E_SHAPE)
+E_SYMBOLS: tuple[int, ...] = (*(t.symbols for t in _TILE_OBJECTS), *(0,) * 45, *(START_SYMBOLS,) * 4)
+
+
+class Board(NamedTuple):
+    """A grid on integers, as the game keeps it: what the scorers read."""
+
+    cells: list[int]  # the occupied cells, each with a board cell on every side
+    width: int
+    top: list[int]  # cell -> its uncovered tile, NONE when empty
+    stacks: list[list[int] | None]  # cell -> its elements bottom first: tokens lie above the top tile
+    terrain: Sequence[int]  # element -> terrain index (-1: the Starting tile)
+    kind: Sequence[int]  # element -> token kind index (-1: a tile)
+    segments: Sequence[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]]  # (printed, flipped)
+    flipped: Sequence[bool]
+    symbols: Sequence[int]
+    snow: Sequence[int]
+    bears: Sequence[int]
+    origin: Cell = (0, 0)  # the (row, col) of board cell 0
 
 
 def top_index(stack: Stack) -> int:
@@ -183,66 +232,102 @@ def top_index(stack: Stack) -> int:
     raise ValueError("a stack without a tile")
 
 
-def top_tile(grid: Mapping[Cell, Stack], cell: Cell) -> Tile | None:
-    """The uncovered tile at ``cell``, or None for an empty cell."""
-    stack = grid.get(cell)
-    if not stack:
-        return None
-    tile = stack[top_index(stack)]
-    assert isinstance(tile, Tile)
-    return tile
+def to_board(grid: Mapping[Cell, Stack]) -> Board:
+    """An object grid as a Board, its elements numbered in grid order."""
+    rows = [r for r, _ in grid] or [0]
+    cols = [c for _, c in grid] or [0]
+    r0, c0 = min(rows) - 1, min(cols) - 1
+    width = max(cols) - c0 + 2
+    size = (max(rows) - r0 + 2) * width
+    top, stacks = [NONE] * size, [None] * size  # type: list[int], list[list[int] | None]
+    cells: list[int] = []
+    terrain: list[int] = []
+    kind: list[int] = []
+    segments: list = []
+    flipped: list[bool] = []
+    symbols: list[int] = []
+    snow: list[int] = []
+    bears: list[int] = []
+    for (r, c), stack in grid.items():
+        cell = (r - r0) * width + c - c0
+        ids = list(range(len(terrain), len(terrain) + len(stack)))
+        top[cell] = ids[top_index(stack)]
+        for x in stack:
+            if isinstance(x, Tile):
+                terrain.append(NONE if x.terrain is None else TERRAIN_INDEX[x.terrain])
+                kind.append(NONE)
+                segments.append(SEGMENTS[x.shape])
+                flipped.append(x.flipped)
+                symbols.append(x.symbols)
+                snow.append(x.snow)
+                bears.append(x.bears)
+            else:
+                terrain.append(TERRAIN_INDEX[x.terrain])
+                kind.append(KIND_INDEX[x.kind])
+                segments.append(((), ()))
+                flipped.append(False)
+                symbols.append(0)
+                snow.append(0)
+                bears.append(0)
+        cells.append(cell)
+        stacks[cell] = ids
+    return Board(cells, width, top, stacks, terrain, kind, segments, flipped, symbols, snow, bears, (r0, c0))
 
 
-def neighbours(cell: Cell) -> list[Cell]:
-    """The four orthogonally adjacent cells."""
-    r, c = cell
-    return [(r + dr, c + dc) for dr, dc in STEPS]
+def _components(board: Board) -> tuple[list[int], list[tuple[int, int]], list[list[int]]]:
+    """The segment graph's nodes (cell, segment) and components (rulings "Final scoring — the path").
 
-
-def _components(grid: Mapping[Cell, Stack]) -> list[list[Node]]:
-    """Every component of the segment graph (rulings "Final scoring — the path").
-
-    A node is a segment of an uncovered tile; two nodes link when they lie on
-    orthogonally adjacent cells and both touch the shared edge.
+    A node is a segment of an uncovered tile; two nodes link when they lie on orthogonally
+    adjacent cells and both touch the shared edge. ``ends[cell * 4 + side]`` is the node
+    touching that side of that cell.
     """
-    nodes: list[Node] = []
-    ends: dict[tuple[Cell, str], int] = {}
-    for cell, stack in grid.items():
-        tile = stack[top_index(stack)]
-        assert isinstance(tile, Tile)
-        for seg in sides(tile):
-            ends[(cell, seg[0])] = ends[(cell, seg[1])] = len(nodes)
-            nodes.append((cell, seg))
-    links: list[list[int]] = [[] for _ in nodes]
-    for k, ((r, c), seg) in enumerate(nodes):
-        for side in seg:
-            dr, dc = DELTA[side]
-            j = ends.get(((r + dr, c + dc), FLIP[side]))
-            if j is not None:
-                links[k].append(j)
-    seen = [False] * len(nodes)
-    out = []
-    for k in range(len(nodes)):
-        if seen[k]:
+    top, segments, flipped = board.top, board.segments, board.flipped
+    node_cell: list[int] = []
+    node_seg: list[tuple[int, int]] = []
+    ends = [NONE] * (4 * len(top))
+    for cell in board.cells:
+        t = top[cell]
+        for seg in segments[t][flipped[t]]:
+            ends[4 * cell + seg[0]] = ends[4 * cell + seg[1]] = len(node_cell)
+            node_cell.append(cell)
+            node_seg.append(seg)
+    w4 = 4 * board.width
+    across = (2 - w4, 7, w4, -3)  # side s of a cell -> its neighbour's opposite side, in ends, from 4 * cell
+    comp = [NONE] * len(node_cell)
+    comps: list[list[int]] = []
+    for k in range(len(node_cell)):
+        if comp[k] != NONE:
             continue
-        seen[k] = True
-        todo, comp = [k], []
+        comp[k] = len(comps)
+        todo, members = [k], []
         while todo:
             i = todo.pop()
-            comp.append(nodes[i])
-            for j in links[i]:
-                if not seen[j]:
-                    seen[j] = True
+            members.append(i)
+            base = 4 * node_cell[i]
+            for side in node_seg[i]:
+                j = ends[base + across[side]]
+                if j != NONE and comp[j] == NONE:
+                    comp[j] = len(comps)
                     todo.append(j)
-        out.append(sorted(comp))
-    return out
+        comps.append(members)
+    return node_cell, node_seg, comps
+
+
+def _path_nodes(board: Board, node_cell: list[int], node_seg: list[tuple[int, int]],
+                members: list[int]) -> tuple[Node, ...]:
+    """A component as sorted ``((row, col), (side, side))`` nodes."""
+    r0, c0 = board.origin
+    w = board.width
+    return tuple(sorted(((node_cell[i] // w + r0, node_cell[i] % w + c0),
+                         (SIDE_NAMES[node_seg[i][0]], SIDE_NAMES[node_seg[i][1]])) for i in members))
 
 
 def longest_paths(grid: Mapping[Cell, Stack]) -> list[tuple[Node, ...]]:
     """The components with the most segments (a loop counts whole), each as sorted nodes."""
-    comps = _components(grid)
+    board = to_board(grid)
+    node_cell, node_seg, comps = _components(board)
     most = max((len(c) for c in comps), default=0)
-    return [tuple(c) for c in comps if len(c) == most]
+    return [_path_nodes(board, node_cell, node_seg, c) for c in comps if len(c) == most]
 
 
 # --- scoring -----------------------------------------------------------------------------------
@@ -259,57 +344,56 @@ class FinalScore:
     snow: int  # Snow tokens on the path, Temple tiles included
 
 
-def _score_cells(grid: Mapping[Cell, Stack], cells: Iterable[Cell], extra_tokens: int, earlier: int,
+def _score_cells(board: Board, cells: Iterable[int], extra_tokens: int, earlier: int,
                  reservations: int) -> tuple[dict[str, int], int, int]:
     """The final breakdown when ``cells`` are the path's tiles; and the path's bears and snow."""
+    top, stacks, terrain, kind, snow_of = board.top, board.stacks, board.terrain, board.kind, board.snow
+    w = board.width
     juku = temples = wheel = observation = matching = 0
-    samurai: set[str] = set()
-    protected: set[Cell] = set()  # by a Bell on the path (its tile and the adjacent ones)
-    temple_cells: set[Cell] = set()
-    tiles: list[tuple[Cell, Tile]] = []
+    samurai: set[int] = set()
+    protected: set[int] = set()  # by a Bell on the path (its tile and the adjacent ones)
+    temple_cells: set[int] = set()
     for cell in cells:
-        stack = grid[cell]
-        i = top_index(stack)
-        tile = stack[i]
-        assert isinstance(tile, Tile)
-        tiles.append((cell, tile))
+        tile = top[cell]
+        stack = stacks[cell]
+        assert stack is not None
+        i = stack.index(tile)
         for k in range(i + 1, len(stack)):
             token = stack[k]
-            assert isinstance(token, Token)
-            kind, colour = token
-            if colour == tile.terrain:
+            colour, what = terrain[token], kind[token]
+            if colour == terrain[tile]:
                 matching += 1
-            if kind == JUKU:
+            if what == K_JUKU:
                 juku += 1
-            elif kind == SAMURAI:
+            elif what == K_SAMURAI:
                 samurai.add(colour)
-            elif kind == TEMPLE:
+            elif what == K_TEMPLE:
                 temples += 1
                 temple_cells.add(cell)
-            elif kind == WHEEL:
-                wheel += tile.snow
-                for n in neighbours(cell):
-                    other = top_tile(grid, n)
-                    if other is not None:
-                        wheel += other.snow
-            elif kind == OBSERVATION:
+            elif what == K_WHEEL:
+                wheel += snow_of[tile]
+                for n in (cell - w, cell + 1, cell + w, cell - 1):
+                    if top[n] != NONE:
+                        wheel += snow_of[top[n]]
+            elif what == K_OBSERVATION:
                 # The tile and the tokens beneath this one, distinct colours.
-                beneath = {t.terrain for t in stack[i:k]}
-                observation += 2 * len(beneath)
-            elif kind == BELL:
-                protected.add(cell)
-                protected.update(neighbours(cell))
+                observation += 2 * len({terrain[x] for x in stack[i:k]})
+            elif what == K_BELL:
+                protected.update((cell, cell - w, cell + 1, cell + w, cell - 1))
     bear_loss = snow_loss = bears = snow = 0
-    for cell, tile in tiles:
-        bears += tile.symbols + tile.bears
-        snow += tile.snow
+    for cell in cells:
+        tile = top[cell]
+        b = board.symbols[tile] + board.bears[tile]
+        s = snow_of[tile]
+        bears += b
+        snow += s
         if cell in temple_cells:
             continue
         if cell not in protected:
-            bear_loss += tile.symbols + tile.bears
-        if tile.snow >= 5:
+            bear_loss += b
+        if s >= 5:
             snow_loss += 4
-        elif tile.snow >= 3:
+        elif s >= 3:
             snow_loss += 2
     out = {
         "earlier": earlier,
@@ -328,6 +412,31 @@ def _score_cells(grid: Mapping[Cell, Stack], cells: Iterable[Cell], extra_tokens
     return out, bears, snow
 
 
+def _scored_paths(board: Board, extra_tokens: int, earlier: int, reservations: int
+                  ) -> tuple[list[tuple[tuple[int, int, int], dict[str, int], int, int, list[int]]],
+                             list[int], list[tuple[int, int]]]:
+    """Each longest component, scored: ((total, -bears, -snow), breakdown, bears, snow, nodes)."""
+    node_cell, node_seg, comps = _components(board)
+    most = max((len(c) for c in comps), default=0)
+    out = []
+    for members in comps:
+        if len(members) == most:
+            breakdown, bears, snow = _score_cells(board, {node_cell[i] for i in members}, extra_tokens, earlier,
+                                                  reservations)
+            out.append(((breakdown["total"], -bears, -snow), breakdown, bears, snow, members))
+    return out, node_cell, node_seg
+
+
+def final_points(board: Board, extra_tokens: int = 0, earlier_points: int = 0,
+                 reservations: int = 0) -> tuple[dict[str, int], int, int]:
+    """``final_score`` without the path: breakdown, bears and snow of the best longest path."""
+    scored, _, _ = _scored_paths(board, extra_tokens, earlier_points, reservations)
+    if not scored:
+        return _score_cells(board, (), extra_tokens, earlier_points, reservations)
+    _, breakdown, bears, snow, _ = max(scored, key=lambda x: x[0])
+    return breakdown, bears, snow
+
+
 def final_score(grid: Mapping[Cell, Stack], extra_tokens: int = 0, earlier_points: int = 0,
                 reservations: int = 0) -> FinalScore:
     """Find the scored path and score it.
@@ -336,19 +445,15 @@ def final_score(grid: Mapping[Cell, Stack], extra_tokens: int = 0, earlier_point
     bears then the fewest snow on the path (the game's tie-breaks), then the first in
     sorted order, so the choice never depends on dict order.
     """
-    best: FinalScore | None = None
-    best_key: tuple[int, int, int] | None = None
-    for path in longest_paths(grid):
-        cells = frozenset(cell for cell, _ in path)
-        breakdown, bears, snow = _score_cells(grid, sorted(cells), extra_tokens, earlier_points, reservations)
-        key = (breakdown["total"], -bears, -snow)
-        if best_key is None or key > best_key:
-            best_key = key
-            best = FinalScore(breakdown, path, cells, bears, snow)
-    if best is None:  # an empty grid: nothing to score but the constants
-        breakdown, _, _ = _score_cells(grid, (), extra_tokens, earlier_points, reservations)
+    board = to_board(grid)
+    scored, node_cell, node_seg = _scored_paths(board, extra_tokens, earlier_points, reservations)
+    if not scored:  # an empty grid: nothing to score but the constants
+        breakdown, _, _ = _score_cells(board, (), extra_tokens, earlier_points, reservations)
         return FinalScore(breakdown, (), frozenset(), 0, 0)
-    return best
+    best_key = max(key for key, *_ in scored)
+    path, breakdown, bears, snow = min((_path_nodes(board, node_cell, node_seg, members), breakdown, bears, snow)
+                                       for key, breakdown, bears, snow, members in scored if key == best_key)
+    return FinalScore(breakdown, path, frozenset(cell for cell, _ in path), bears, snow)
 
 
 def score_final(grid: Mapping[Cell, Stack], extra_tokens: int = 0, earlier_points: int = 0,
@@ -357,35 +462,40 @@ def score_final(grid: Mapping[Cell, Stack], extra_tokens: int = 0, earlier_point
     return final_score(grid, extra_tokens, earlier_points, reservations).breakdown
 
 
-def score_intermediate(grid: Mapping[Cell, Stack], token: str) -> int:
+def token_points(board: Board, token: str) -> int:
     """Points of one scoring token: a terrain (Path Scoring token) or a ``COMPOSITIONS`` name.
 
     Path token: 2 VP per uncovered tile and per Discovery token of that terrain. Composition
     token: 2 VP per uncovered tile (the Starting tile included) meeting its condition.
     """
+    top, stacks, terrain = board.top, board.stacks, board.terrain
     points = 0
-    for stack in grid.values():
-        i = top_index(stack)
-        tile = stack[i]
-        assert isinstance(tile, Tile)
-        if token in TERRAINS:
-            if tile.terrain == token:
-                points += 2
-            for k in range(i + 1, len(stack)):
-                if stack[k].terrain == token:  # type: ignore[union-attr]
-                    points += 2
-            continue
+    if token in TERRAIN_INDEX:
+        colour = TERRAIN_INDEX[token]
+        for cell in board.cells:
+            stack = stacks[cell]
+            assert stack is not None
+            points += 2 * [terrain[e] for e in stack[stack.index(top[cell]):]].count(colour)  # the tile, its tokens
+        return points
+    if token not in COMPOSITIONS:
+        raise ValueError(f"no such scoring token: {token!r}")
+    wanted = token in (BEAR, SNOW, DISCOVERY)
+    for cell in board.cells:
+        tile = top[cell]
         if token == BEAR or token == NO_BEAR:
-            has = tile.symbols + tile.bears > 0
+            has = board.symbols[tile] + board.bears[tile] > 0
         elif token == SNOW or token == NO_SNOW:
-            has = tile.snow > 0
-        elif token == DISCOVERY or token == NO_DISCOVERY:
-            has = i + 1 < len(stack)
+            has = board.snow[tile] > 0
         else:
-            raise ValueError(f"no such scoring token: {token!r}")
-        if has == (token in (BEAR, SNOW, DISCOVERY)):
+            has = stacks[cell][-1] != tile  # type: ignore[index]
+        if has == wanted:
             points += 2
     return points
+
+
+def score_intermediate(grid: Mapping[Cell, Stack], token: str) -> int:
+    """``token_points`` of an object grid."""
+    return token_points(to_board(grid), token)
 
 
 # --- the text form of a grid -----------------------------------------------------------------
@@ -480,38 +590,20 @@ def _split_top(text: str) -> list[str]:
 
 # --- the game -----------------------------------------------------------------------------------
 #
-# Play runs on integers, not on the objects above: an element is an index (the 60 Path tiles
-# 0-59 in build_tiles order, so the index is the ident; the 45 Discovery tokens 60-104 in
-# build_tokens order; seat p's Starting tile 105 + p), a cell is r * 9 + c on a 9x9 board
-# (the Starting tile at 40; a 4x4 grid around it never leaves rows and columns 1-7), and a
-# tile's Snow, Bears and flip are per-game lists indexed by element. The objects are made
-# once, at the end, for the result and the final scoring (one scorer for the oracle and the
-# game). Targets are kept up to date as tiles are placed instead of being searched for at
-# every decision.
+# Targets are kept up to date as tiles are placed instead of being searched for at every
+# decision; the objects of the result are made only when it is read.
 
 MARKET = -1  # a Hiker's location: the Market (else a player's seat: that player's supply)
-NONE = -1  # no element (a Hiker at home, an empty cell)
 RESERVED = -2  # the source of Action 3: the element under the player's own Hiker
-FIRST_TOKEN = 60
-FIRST_START = 105
-WIDTH = 9
-START = START_CELL[0] * WIDTH + START_CELL[1]
 CELL_RC: tuple[Cell, ...] = tuple(divmod(i, WIDTH) for i in range(WIDTH * WIDTH))
 ROW: tuple[int, ...] = tuple(r for r, _ in CELL_RC)
 COL: tuple[int, ...] = tuple(c for _, c in CELL_RC)
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(  # N, E, S, W, as STEPS (only read for rows/columns 1-7)
     tuple(i + dr * WIDTH + dc for dr, dc in STEPS) for i in range(WIDTH * WIDTH))
-
-_TILE_OBJECTS = build_tiles()
-TOKEN_OBJECTS: tuple[Token, ...] = tuple(build_tokens())  # immutable: one instance per physical token, shared
 TILE_SPECS: tuple[tuple[str | None, str, int], ...] = tuple((t.terrain, t.shape, t.symbols) for t in _TILE_OBJECTS)
-E_TERRAIN: tuple[int, ...] = (*(TERRAINS.index(t.terrain) for t in _TILE_OBJECTS),  # type: ignore[arg-type]
-                              *(TERRAINS.index(k.terrain) for k in TOKEN_OBJECTS), -1, -1, -1, -1)
 # Placements per target of a candidate element: 0 = a token (its targets are Path tiles),
 # 1 = a straight tile, 2 = a curve (both flips).
 E_CODE: tuple[int, ...] = (*(2 if t.shape in CURVES else 1 for t in _TILE_OBJECTS), *(0,) * 45, 1, 1, 1, 1)
-E_SYMBOLS: tuple[int, ...] = (*(t.symbols for t in _TILE_OBJECTS), *(0,) * 45, *(START_SYMBOLS,) * 4)
-EVENT_TERRAIN: dict[str, int] = {t: i for i, t in enumerate(TERRAINS)}
 OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {  # seats clockwise from p's left
     n: tuple(tuple((p + i) % n for i in range(1, n)) for p in range(n)) for n in (2, 3, 4)}
 
@@ -522,13 +614,13 @@ def is_tile(e: int) -> bool:
 
 
 def cell_index(cell: Cell) -> int:
-    """The board index of ``(row, col)``."""
+    """The game board's index of ``(row, col)``."""
     return cell[0] * WIDTH + cell[1]
 
 
 @dataclass
 class GameResult:
-    """Outcome of one random game, with what the tests check."""
+    """Outcome of one random game, with what the tests check; its elements as objects when read."""
 
     totals: list[int]
     breakdowns: list[dict[str, int]]
@@ -541,17 +633,44 @@ class GameResult:
     intermediate_scorings: int
     intermediate_points: list[int]
     reservation_points: list[int]
-    grids: list[Grid]
-    supplies: list[list[Element]]
-    market: list[Element]
-    tile_pile: list[Tile]
-    token_pile: list[Token]
-    discarded_tokens: list[Token]
     extra_actions: list[int]
     extra_pool: int
-    hikers: list[Element | None]
-    scoring_tokens: dict[str, str] = field(default_factory=dict)
-    slots: list[tuple[str, str]] = field(default_factory=list)
+    scoring_tokens: dict[str, str]
+    slots: list[tuple[str, str]]
+    game: _Game = field(repr=False)
+
+    @cached_property
+    def objects(self) -> list[Element]:
+        """Every element of the game as an object, by element index (made once, on first use)."""
+        return self.game.objects()
+
+    @property
+    def grids(self) -> list[Grid]:
+        return [self.game.grid(p, self.objects) for p in range(self.game.n)]
+
+    @property
+    def supplies(self) -> list[list[Element]]:
+        return [[self.objects[e] for e in sup] for sup in self.game.supplies]
+
+    @property
+    def market(self) -> list[Element]:
+        return [self.objects[e] for e in (*self.game.market_tiles, *self.game.market_tokens)]
+
+    @property
+    def tile_pile(self) -> list[Element]:
+        return [self.objects[e] for e in self.game.tile_pile]
+
+    @property
+    def token_pile(self) -> list[Element]:
+        return [self.objects[e] for e in self.game.token_pile]
+
+    @property
+    def discarded_tokens(self) -> list[Element]:
+        return [self.objects[e] for e in self.game.discarded]
+
+    @property
+    def hikers(self) -> list[Element | None]:
+        return [None if e == NONE else self.objects[e] for e in self.game.hiker]
 
 
 class _Game:
@@ -605,6 +724,7 @@ class _Game:
         self.intermediate_points = [0] * n
         self.scorings = 0
         self.discarded: list[int] = []
+        self._tally()
         self.reserved_played = False  # Action 3 taken this turn
         self.affected: set[int] = set()  # players whose supply was played from this turn
 
@@ -635,21 +755,33 @@ class _Game:
         self.tile_targets[p] = occupied + frontier
         self.token_targets[p].append(cell)
 
+    def _tally(self) -> None:
+        """Count what lies in the supplies: tile units (1 a straight, 2 a curve) and tokens.
+
+        Done at the start of a turn; ``_place`` keeps the counts as it takes from a supply,
+        so a decision's count of placements reads two numbers instead of every supply.
+        """
+        units = tokens = 0
+        for sup in self.supplies:
+            for e in sup:
+                if e >= FIRST_TOKEN:
+                    tokens += 1
+                else:
+                    units += E_CODE[e]
+        self.units, self.tokens = units, tokens
+
     def _total(self, p: int) -> int:
         """The number of complete placements of Actions 1 (p's supply), 2 (the others') and 3."""
         tn = len(self.tile_targets[p])
-        weight = (len(self.token_targets[p]), tn, tn + tn)
-        code = E_CODE
-        total = 0
-        for e in self.supplies[p]:
-            total += weight[code[e]]
+        kn = len(self.token_targets[p])
+        total = self.units * tn + self.tokens * kn
         mine = self.hiker[p]
-        for q in OTHERS[self.n][p]:
-            for e in self.supplies[q]:
-                if e != mine:
-                    total += weight[code[e]]
-        if mine != NONE and not self.reserved_played:
-            total += weight[code[mine]]
+        if mine != NONE:  # not by Action 2 (it lies in a supply unless in the Market); by Action 3 once
+            weight = kn if mine >= FIRST_TOKEN else E_CODE[mine] * tn
+            if self.hiker_at[p] != MARKET:
+                total -= weight
+            if not self.reserved_played:
+                total += weight
         return total
 
     def _choose(self, p: int, pick: int) -> tuple[int, int, int]:
@@ -677,12 +809,10 @@ class _Game:
 
     def _release(self, e: int, actor: int) -> None:
         """``e`` leaves its place: a Hiker on it goes home; if not the actor's, its owner gains 2 VP."""
-        hiker = self.hiker
-        if e in hiker:  # at most one Hiker per element
-            r = hiker.index(e)
-            hiker[r] = NONE
-            if r != actor:
-                self.reservation_points[r] += 2
+        r = self.hiker.index(e)  # at most one Hiker per element
+        self.hiker[r] = NONE
+        if r != actor:
+            self.reservation_points[r] += 2
 
     def _gain_extra(self, q: int) -> None:
         if self.extra_pool:
@@ -693,20 +823,21 @@ class _Game:
         """Play ``e`` (from source ``src``) to its ``target``-th placement in p's grid."""
         # Take it from where it lies.
         if src == RESERVED:  # Action 3: the reserved element
-            where = self.hiker_at[p]
+            src = self.hiker_at[p]
             self.reserved_played = True
-            if where == MARKET:
-                (self.market_tokens if e >= FIRST_TOKEN else self.market_tiles).remove(e)
-            else:
-                self.supplies[where].remove(e)
-                self._gain_extra(where)
-                self.affected.add(where)
+        if src == MARKET:
+            (self.market_tokens if e >= FIRST_TOKEN else self.market_tiles).remove(e)
         else:
             self.supplies[src].remove(e)
-            if src != p:  # Action 2
+            if e >= FIRST_TOKEN:  # keep the tally
+                self.tokens -= 1
+            else:
+                self.units -= E_CODE[e]
+            if src != p:  # Action 2, or Action 3 from a supply
                 self._gain_extra(src)
                 self.affected.add(src)
-        self._release(e, p)
+        if e in self.hiker:
+            self._release(e, p)
         if e >= FIRST_TOKEN:  # a token (never a Starting tile: those are never played)
             self.stacks[p][self.token_targets[p][target]].append(e)  # type: ignore[union-attr]
             return
@@ -741,13 +872,13 @@ class _Game:
         snow = 1 if space <= 3 else 2 if space <= 6 else 3 if space <= 9 else 4
         rand = self.rand
         for terrain, effect in card:
-            ti = EVENT_TERRAIN[terrain]
+            ti = TERRAIN_INDEX[terrain]
             counters = self.snow if effect == "snow" else self.bears
             tokens = snow if effect == "snow" else 1
             for i in range(self.n):
                 p = (self.first + i) % self.n
                 top = self.top[p]
-                tiles = [t for t in (top[cell] for cell in self.token_targets[p]) if E_TERRAIN[t] == ti]
+                tiles = [top[cell] for cell in self.token_targets[p] if E_TERRAIN[top[cell]] == ti]
                 if tiles:
                     for _ in range(tokens):
                         counters[tiles[rand(len(tiles))]] += 1
@@ -757,10 +888,14 @@ class _Game:
         rand = self.rand
         self.reserved_played = False
         self.affected.clear()
+        self._tally()
         actions = 2
         while True:
-            if actions == 0:
-                if not self.extra[p] or not self._total(p):
+            if actions == 0 and not self.extra[p]:
+                break
+            total = self._total(p)
+            if actions == 0:  # spend an Extra Action token, or stop
+                if not total:
                     break
                 self.decisions += 1
                 if rand(2) == 1:  # "stop"
@@ -768,7 +903,6 @@ class _Game:
                 self.extra[p] -= 1
                 self.extra_pool += 1
                 actions = 1
-            total = self._total(p)
             if not total:
                 break  # actions that cannot be taken are skipped
             self.decisions += 1
@@ -783,27 +917,37 @@ class _Game:
         market_tiles, market_tokens = self.market_tiles, self.market_tokens
         # (1) the free Reserve: an untaken Market element, or an element of a supply no Hiker is on.
         if hiker[p] == NONE:
-            market = [e for e in market_tiles if e not in hiker] + [e for e in market_tokens if e not in hiker]
             held = [self.hiker_at[r] for r in range(n) if hiker[r] != NONE]
-            free = [q for q in OTHERS[n][p] if q not in held]
-            k = rand(len(market) + sum(len(supplies[q]) for q in free) + 1)
+            market = market_tiles + market_tokens
+            if MARKET in held:  # a Hiker in the Market is on an element still there
+                market = [e for e in market if e not in hiker]
+            options = len(market)
+            for q in OTHERS[n][p]:
+                if q not in held:
+                    options += len(supplies[q])
+            k = rand(options + 1)
             self.decisions += 1
             if k < len(market):
                 hiker[p], self.hiker_at[p] = market[k], MARKET
-            else:
+            elif k < options:
                 k -= len(market)
-                for q in free:
-                    if k < len(supplies[q]):
-                        hiker[p], self.hiker_at[p] = supplies[q][k], q
-                        break
-                    k -= len(supplies[q])
+                for q in OTHERS[n][p]:
+                    if q not in held:
+                        if k < len(supplies[q]):
+                            hiker[p], self.hiker_at[p] = supplies[q][k], q
+                            break
+                        k -= len(supplies[q])
         # (2) refills: the affected players clockwise from p's left, then p.
         affected = self.affected
-        for x in (*(q for q in OTHERS[n][p] if q in affected), p):
+        order = [q for q in OTHERS[n][p] if q in affected] if affected else []
+        order.append(p)
+        for x in order:
             sup = supplies[x]
             mine = hiker[x]
             while len(sup) < SUPPLY_SIZE:
-                visible = [e for e in market_tiles if e != mine] + [e for e in market_tokens if e != mine]
+                visible = market_tiles + market_tokens
+                if mine in visible:  # not the element under x's own Hiker
+                    visible.remove(mine)
                 blind_tile = len(visible)
                 blind_token = blind_tile + (1 if self.tile_pile else 0)
                 m = blind_token + (1 if self.token_pile else 0)
@@ -814,7 +958,8 @@ class _Game:
                 if k < blind_tile:
                     e = visible[k]
                     (market_tokens if e >= FIRST_TOKEN else market_tiles).remove(e)
-                    self._release(e, x)
+                    if e in hiker:
+                        self._release(e, x)
                     sup.append(e)
                 elif k < blind_token:
                     sup.append(self.tile_pile.pop())
@@ -826,38 +971,16 @@ class _Game:
         while len(market_tokens) < MARKET_TOKENS and self.token_pile:
             market_tokens.append(self.token_pile.pop())
 
-    def _score_token(self, p: int, token: str) -> int:
-        """``score_intermediate`` of p's grid, on the integer state."""
-        top, stacks = self.top[p], self.stacks[p]
-        points = 0
-        if token in EVENT_TERRAIN:
-            ti = EVENT_TERRAIN[token]
-            for cell in self.occupied[p]:
-                tile = top[cell]
-                stack = stacks[cell]
-                assert stack is not None
-                if E_TERRAIN[tile] == ti:
-                    points += 2
-                for k in range(stack.index(tile) + 1, len(stack)):
-                    if E_TERRAIN[stack[k]] == ti:
-                        points += 2
-            return points
-        for cell in self.occupied[p]:
-            tile = top[cell]
-            if token == BEAR or token == NO_BEAR:
-                has = E_SYMBOLS[tile] + self.bears[tile] > 0
-            elif token == SNOW or token == NO_SNOW:
-                has = self.snow[tile] > 0
-            else:
-                has = stacks[cell][-1] != tile  # type: ignore[index]
-            if has == (token in (BEAR, SNOW, DISCOVERY)):
-                points += 2
-        return points
+    def board(self, p: int) -> Board:
+        """p's grid as the scorers read it (the game's own lists, not a copy)."""
+        return Board(self.occupied[p], WIDTH, self.top[p], self.stacks[p], E_TERRAIN, E_KIND, E_SEGMENTS,
+                     self.flipped, E_SYMBOLS, self.snow, self.bears)
 
     def _intermediate(self, slot: int) -> None:
         tokens = [self.scoring_tokens[x] for x in self.slots[slot]]
         for p in range(self.n):
-            self.intermediate_points[p] += sum(self._score_token(p, t) for t in tokens)
+            board = self.board(p)
+            self.intermediate_points[p] += sum(token_points(board, t) for t in tokens)
         self.scorings += 1
 
     # -- the result -------------------------------------------------------------------------------
@@ -892,20 +1015,18 @@ class _Game:
         return self.result(rounds)
 
     def result(self, rounds: int) -> GameResult:
-        """The final scoring and the ranking, with every element as an object."""
-        objs = self.objects()
-        grids = [self.grid(p, objs) for p in range(self.n)]
-        finals = [final_score(grids[p], self.extra[p], self.intermediate_points[p],
-                              self.reservation_points[p]) for p in range(self.n)]
-        keys = [(f.breakdown["total"], -f.bears, -f.snow) for f in finals]
+        """The final scoring and the ranking."""
+        finals = [final_points(self.board(p), self.extra[p], self.intermediate_points[p],
+                               self.reservation_points[p]) for p in range(self.n)]
+        keys = [(breakdown["total"], -bears, -snow) for breakdown, bears, snow in finals]
         ranking: list[list[int]] = []
         for key in sorted(set(keys), reverse=True):
             ranking.append([p for p in range(self.n) if keys[p] == key])
         return GameResult(
-            totals=[f.breakdown["total"] for f in finals],
-            breakdowns=[f.breakdown for f in finals],
-            path_bears=[f.bears for f in finals],
-            path_snow=[f.snow for f in finals],
+            totals=[breakdown["total"] for breakdown, _, _ in finals],
+            breakdowns=[breakdown for breakdown, _, _ in finals],
+            path_bears=[bears for _, bears, _ in finals],
+            path_snow=[snow for _, _, snow in finals],
             ranking=ranking,
             first=self.first,
             rounds=rounds,
@@ -913,17 +1034,11 @@ class _Game:
             intermediate_scorings=self.scorings,
             intermediate_points=self.intermediate_points,
             reservation_points=self.reservation_points,
-            grids=grids,
-            supplies=[[objs[e] for e in sup] for sup in self.supplies],
-            market=[objs[e] for e in (*self.market_tiles, *self.market_tokens)],
-            tile_pile=[objs[e] for e in self.tile_pile],  # type: ignore[misc]
-            token_pile=[objs[e] for e in self.token_pile],  # type: ignore[misc]
-            discarded_tokens=[objs[e] for e in self.discarded],  # type: ignore[misc]
             extra_actions=self.extra,
             extra_pool=self.extra_pool,
-            hikers=[None if e == NONE else objs[e] for e in self.hiker],
             scoring_tokens=self.scoring_tokens,
             slots=self.slots,
+            game=self,
         )
 
 
