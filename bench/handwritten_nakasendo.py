@@ -402,6 +402,7 @@ class _Game:
         n = self.n
         hiker, supplies = self.hiker, self.supplies
         market_tiles, market_tokens = self.market_tiles, self.market_tokens
+        tile_pile, token_pile = self.tile_pile, self.token_pile
         # (1) the free Reserve: an untaken Market element, or an element of a supply no Hiker is on.
         if hiker[p] == NONE:
             held = [self.hiker_at[r] for r in range(n) if hiker[r] != NONE]
@@ -428,6 +429,7 @@ class _Game:
         affected = self.affected
         order = [q for q in OTHERS[n][p] if q in affected] if affected else []
         order.append(p)
+        picks = 0
         for x in order:
             sup = supplies[x]
             mine = hiker[x]
@@ -436,12 +438,12 @@ class _Game:
                 if mine in visible:  # not the element under x's own Hiker
                     visible.remove(mine)
                 blind_tile = len(visible)
-                blind_token = blind_tile + (1 if self.tile_pile else 0)
-                m = blind_token + (1 if self.token_pile else 0)
+                blind_token = blind_tile + (1 if tile_pile else 0)
+                m = blind_token + (1 if token_pile else 0)
                 if not m:
                     break
                 k = rand(m)
-                self.decisions += 1
+                picks += 1
                 if k < blind_tile:
                     e = visible[k]
                     (market_tokens if e >= FIRST_TOKEN else market_tiles).remove(e)
@@ -449,14 +451,15 @@ class _Game:
                         self._release(e, x)
                     sup.append(e)
                 elif k < blind_token:
-                    sup.append(self.tile_pile.pop())
+                    sup.append(tile_pile.pop())
                 else:
-                    sup.append(self.token_pile.pop())
+                    sup.append(token_pile.pop())
+        self.decisions += picks
         # (3) the Market restock.
-        while len(market_tiles) < MARKET_TILES and self.tile_pile:
-            market_tiles.append(self.tile_pile.pop())
-        while len(market_tokens) < MARKET_TOKENS and self.token_pile:
-            market_tokens.append(self.token_pile.pop())
+        while len(market_tiles) < MARKET_TILES and tile_pile:
+            market_tiles.append(tile_pile.pop())
+        while len(market_tokens) < MARKET_TOKENS and token_pile:
+            market_tokens.append(token_pile.pop())
 
     def board(self, p: int) -> Board:
         """p's grid as the scorers read it (the game's own lists, not a copy)."""

@@ -438,11 +438,8 @@ def token_points(board: Board, token: str) -> int:
     points = 0
     if token in TERRAIN_INDEX:
         colour = TERRAIN_INDEX[token]
-        for cell in board.cells:
-            stack = stacks[cell]
-            assert stack is not None
-            points += 2 * [terrain[e] for e in stack[stack.index(top[cell]):]].count(colour)  # the tile, its tokens
-        return points
+        return 2 * [terrain[e] for cell in board.cells  # each uncovered tile, then its tokens
+                    for e in stacks[cell][stacks[cell].index(top[cell]):]].count(colour)  # type: ignore[index,union-attr]
     if token not in COMPOSITIONS:
         raise ValueError(f"no such scoring token: {token!r}")
     wanted = token in (BEAR, SNOW, DISCOVERY)
