@@ -5,7 +5,7 @@ through the engine (public API path and internal fast path) next to
 bench/handwritten_nakasendo.py (which takes its decisions in the same structure, so the
 comparison is like for like), interleaved, best of --repeat; the ratio engine/hand-written;
 and the time to find and score the final path: the engine's preview of its "final" scoring
-on a finished game, the hand-written score_final on the same kind of position and on one
+on a finished game, the hand-written final_points on the same kind of position and on one
 full 4x4 grid. The rules file is written in parallel with this bench: when it is missing
 or fails, the engine rows say "not available" and why, and the hand-written side is still
 measured. See bench/README.md.
@@ -166,22 +166,26 @@ def measure_scoring(rules: ruleforge.Rules | None, reason: str | None, hw: Modul
     """Microseconds to find and score the final path.
 
     Engine: `preview_scoring("final")` on game `seed`'s finished random game (every
-    player's grid). Hand-written: `score_final` of every grid of a finished hand-written
-    game of as many players (the like-for-like figure), and of one full 4x4 grid.
+    player's grid). Hand-written: `final_points` (the game's own scorer, on its integer
+    `Board`) of every grid of a finished hand-written game of as many players (the
+    like-for-like figure), and of one full 4x4 grid converted to a Board before timing.
     """
     result = hw.play_random_game(players, random.Random(seed))
     grids, extras = result.grids, result.extra_actions
+    boards = [result.game.board(p) for p in range(players)]
     full = full_grid(hw, seed)
+    full_board = hw.to_board(full)
+    assert hw.final_points(full_board)[0] == hw.score_final(full)
 
     def score_all() -> None:
         for p in range(players):
-            hw.score_final(grids[p], extras[p])
+            hw.final_points(boards[p], extras[p])
 
     out: dict[str, Any] = {
         "players": players,
         "handwritten_game_us": per_call_us(score_all),
         "handwritten_game_cells": [len(g) for g in grids],
-        "handwritten_full_us": per_call_us(lambda: hw.score_final(full)),
+        "handwritten_full_us": per_call_us(lambda: hw.final_points(full_board)),
         "full_grid_total": hw.score_final(full)["total"],
         "engine": {"available": False, "reason": reason},
     }
@@ -263,10 +267,10 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str]]:
         out.append(("final path: engine preview (us)", "not available", sc["engine"]["reason"]))
     out += [
         ("final path: hand-written, a game (us)", f"{sc['handwritten_game_us']:.1f}",
-         f"score_final of every grid of a finished {n}p hand-written game "
+         f"final_points of every grid of a finished {n}p hand-written game "
          f"({'/'.join(map(str, sc['handwritten_game_cells']))} cells)"),
         ("final path: hand-written, full 4x4 (us)", f"{sc['handwritten_full_us']:.1f}",
-         f"score_final of one full 4x4 grid (16 cells, total {sc['full_grid_total']})"),
+         f"final_points of one full 4x4 grid (16 cells, total {sc['full_grid_total']})"),
     ]
     return out
 

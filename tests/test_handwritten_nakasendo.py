@@ -558,34 +558,67 @@ def new_game(players: int = 3) -> Any:
     return g
 
 
+def rc(cells: list[int]) -> list[tuple[int, int]]:
+    """Board cells as sorted (row, col)."""
+    return sorted(divmod(cell, hw.WIDTH) for cell in cells)
+
+
+def from_pile(g: Any, shape: str, terrain: str | None = None) -> int:
+    """Take a Path tile of that shape (and terrain) out of the tile pile."""
+    e = next(e for e in g.tile_pile if hw.E_SHAPE[e] == shape and terrain in (None, hw.TERRAINS[hw.E_TERRAIN[e]]))
+    g.tile_pile.remove(e)
+    return e
+
+
+def play(g: Any, p: int, e: int, cell: tuple[int, int] | None = None) -> None:
+    """Play ``e`` from p's supply (added to it) to ``cell`` unflipped, or a token to the first Path tile."""
+    g.supplies[p].append(e)
+    g._tally()
+    if cell is None:
+        g._place(p, e, p, 0)
+        return
+    k = g.tile_targets[p].index(hw.cell_index(cell))
+    g._place(p, e, p, 2 * k if hw.E_CODE[e] == 2 else k)
+
+
 def test_tile_targets_keep_4x4() -> None:
     g = new_game()
     # Start alone: cover it or go next to it: 5 cells; no token target (only the Start).
-    assert sorted(g.tile_targets[0]) == [(3, 4), (4, 3), (4, 4), (4, 5), (5, 4)]
+    assert rc(g.tile_targets[0]) == [(3, 4), (4, 3), (4, 4), (4, 5), (5, 4)]
     assert g.token_targets[0] == []
     # A row of 4 columns: no cell left of column 3 or right of column 6.
-    g.grids[0].update({(4, 3): [hw.make_tile("Water", "E-W")], (4, 5): [hw.make_tile("Water", "E-W")],
-                       (4, 6): [hw.make_tile("Water", "E-W")]})
-    g._targets(0)
-    assert sorted(g.tile_targets[0]) == sorted([(4, c) for c in range(3, 7)] + [(r, c) for r in (3, 5)
-                                                                                for c in range(3, 7)])
-    assert sorted(g.token_targets[0]) == [(4, 3), (4, 5), (4, 6)]
-    # Counts: a curve has 2 placements per cell (flips), a straight 1, a token 1 per Path tile.
-    cands = [(hw.make_tile("Rock", "N-E"), 0), (hw.make_tile("Rock", "N-S"), 0), (hw.Token("Juku", "Rock"), 0)]
-    assert g._count(0, cands) == [24, 12, 3]
+    for cell in ((4, 3), (4, 5), (4, 6)):
+        play(g, 0, from_pile(g, "E-W", "Water"), cell)
+    assert rc(g.tile_targets[0]) == sorted([(4, c) for c in range(3, 7)] + [(r, c) for r in (3, 5)
+                                                                          for c in range(3, 7)])
+    assert rc(g.token_targets[0]) == [(4, 3), (4, 5), (4, 6)]
+    # Counts: a curve has 2 placements per cell (flips), a straight 1, a token 1 per Path tile;
+    # a draw maps back to the element (in supply order) and its target.
+    juku = next(e for e in g.token_pile if hw.E_KIND[e] == hw.K_JUKU)
+    curve, straight = from_pile(g, "N-E", "Rock"), from_pile(g, "N-S", "Rock")
+    g.supplies[:] = [[curve, straight, juku], [], []]
+    g._tally()
+    assert g._total(0) == 24 + 12 + 3
+    assert [g._choose(0, k) for k in (0, 23, 24, 35, 36, 38)] == [
+        (curve, 0, 0), (curve, 0, 23), (straight, 0, 0), (straight, 0, 11), (juku, 0, 0), (juku, 0, 2)]
+    # Covering a cell changes no target; the covered Starting tile takes tokens.
+    play(g, 0, from_pile(g, "N-S"), (4, 4))
+    assert len(g.tile_targets[0]) == 12 and rc(g.token_targets[0]) == [(4, 3), (4, 4), (4, 5), (4, 6)]
 
 
 def test_covering_discards_tokens_snow_and_bears() -> None:
     g = new_game()
-    old = hw.make_tile("Water", "N-S", snow=2, bears=1)
-    juku = hw.Token("Juku", "Water")
-    g.grids[0][(4, 5)] = [old, juku]
-    g._targets(0)
-    new = next(e for e in g.supplies[0] if isinstance(e, hw.Tile))
-    target = g.tile_targets[0].index((4, 5)) * (2 if new.shape in hw.CURVES else 1)
+    old = from_pile(g, "N-S", "Water")
+    play(g, 0, old, (4, 5))
+    g.snow[old], g.bears[old] = 2, 1
+    juku = next(e for e in g.token_pile if hw.E_KIND[e] == hw.K_JUKU)
+    g.token_pile.remove(juku)
+    play(g, 0, juku)
+    new = next(e for e in g.supplies[0] if hw.is_tile(e))
+    target = g.tile_targets[0].index(hw.cell_index((4, 5))) * hw.E_CODE[new]
     g._place(0, new, 0, target)
-    assert g.grids[0][(4, 5)] == [old, new] and not new.flipped
-    assert (old.snow, old.bears) == (0, 0)
+    assert g.stacks[0][hw.cell_index((4, 5))] == [old, new] and not g.flipped[new]
+    assert (g.snow[old], g.bears[old]) == (0, 0)
     assert g.discarded == [juku]
 
 
@@ -595,7 +628,7 @@ def test_action_2_gives_an_extra_action_and_frees_a_hiker() -> None:
     g.hiker[2], g.hiker_at[2] = e, 1  # player 3 reserved it in player 2's supply
     g._place(0, e, 1, 0)
     assert g.extra == [0, 1, 0] and g.extra_pool == 15 and g.affected == {1}
-    assert g.hiker[2] is None and g.reservation_points == [0, 0, 2]
+    assert g.hiker[2] == hw.NONE and g.reservation_points == [0, 0, 2]
     g.extra_pool = 0  # the general supply is empty: nothing gained
     g._place(0, g.supplies[2][0], 2, 0)
     assert g.extra == [0, 1, 0] and g.affected == {1, 2}
@@ -604,11 +637,16 @@ def test_action_2_gives_an_extra_action_and_frees_a_hiker() -> None:
 def test_action_3_from_the_market() -> None:
     g = new_game()
     e = g.market_tiles[0]
+    before = g._total(0)
+    supplies = [list(sup) for sup in g.supplies]
     g.hiker[0], g.hiker_at[0] = e, hw.MARKET
-    assert (e, -2) in g._candidates(0)
-    g._place(0, e, -2, 0)
-    assert g.hiker[0] is None and g.reserved_played and len(g.market_tiles) == 1
+    # The reserved element's placements come last (5 cells, x2 for a curve).
+    assert g._total(0) == before + 5 * hw.E_CODE[e]
+    assert g._choose(0, before) == (e, hw.RESERVED, 0)
+    g._place(0, e, hw.RESERVED, 0)
+    assert g.hiker[0] == hw.NONE and g.reserved_played and len(g.market_tiles) == 1
     assert g.reservation_points == [0, 0, 0] and g.extra_pool == 16 and not g.affected
+    assert g.supplies == supplies
 
 
 def test_reserve_then_refills_in_order() -> None:
@@ -624,8 +662,8 @@ def test_reserve_then_refills_in_order() -> None:
     g.supplies[0].pop()
     g.affected = {2, 1}
     g._end_of_turn(0)
-    assert g.supplies[1][-1] is t0 and g.supplies[2][-1] is t1 and g.supplies[0][-1] is k0
-    assert g.hiker[0] is None and g.reservation_points == [2, 0, 0]
+    assert g.supplies[1][-1] == t0 and g.supplies[2][-1] == t1 and g.supplies[0][-1] == k0
+    assert g.hiker[0] == hw.NONE and g.reservation_points == [2, 0, 0]
     assert len(g.market_tiles) == 2 and len(g.market_tokens) == 2  # restocked
 
 
@@ -635,7 +673,7 @@ def test_extra_actions_are_spent() -> None:
     g = new_game(2)
     g.extra[0], g.extra_pool = 2, 14
     g._turn(0)
-    placed = sum(len(stack) for stack in g.grids[0].values()) - 1 + len(g.discarded)
+    placed = sum(len(g.stacks[0][cell]) for cell in g.occupied[0]) - 1 + len(g.discarded)
     assert placed == 4 and g.extra[0] == 0
     assert g.extra_pool + sum(g.extra) == 16
 
@@ -643,31 +681,58 @@ def test_extra_actions_are_spent() -> None:
 @pytest.mark.parametrize("space, snow", [(2, 1), (3, 1), (4, 2), (6, 2), (7, 3), (9, 3), (10, 4)])
 def test_event_snow_and_bear(space: int, snow: int) -> None:
     g = new_game(2)
-    field = [hw.make_tile("Field", "E-W"), hw.make_tile("Field", "N-S")]
-    water = hw.make_tile("Water", "E-W")
-    g.grids[0].update({(4, 3): [field[0]], (4, 5): [field[1]], (3, 4): [water]})
+    field = [from_pile(g, "E-W", "Field"), from_pile(g, "N-S", "Field")]
+    water = from_pile(g, "E-W", "Water")
+    for e, cell in ((field[0], (4, 3)), (field[1], (4, 5)), (water, (3, 4))):
+        play(g, 0, e, cell)
     g.events = [(("Field", "snow"), ("Water", "bear"))]
     g._event(space)
     # Seat 0 places `snow` tokens (option 0: all on the first Field tile) and 1 Bear on the
     # Water tile; seat 1 has neither terrain: no decision. The Starting tile gets nothing.
-    assert (field[0].snow, field[1].snow, water.bears) == (snow, 0, 1)
+    assert (g.snow[field[0]], g.snow[field[1]], g.bears[water]) == (snow, 0, 1)
     assert g.decisions == snow + 1
-    assert g.grids[0][(4, 4)][0].snow == 0
+    assert g.snow[hw.FIRST_START] == 0
+
+
+def test_result_objects_mirror_the_game() -> None:
+    # The result's objects are made from the integer state: the same cells, stacks and counters.
+    g = hw._Game(2, random.Random(4))
+    result = g.play()
+    for p, grid in enumerate(result.grids):
+        assert list(grid) == [divmod(cell, hw.WIDTH) for cell in g.occupied[p]]
+        for cell, stack in grid.items():
+            ids = g.stacks[p][hw.cell_index(cell)]
+            assert len(stack) == len(ids)
+            for x, i in zip(stack, ids):
+                if i < hw.FIRST_TOKEN:
+                    assert x.ident == i
+                elif hw.is_tile(i):
+                    assert x.terrain is None and cell == hw.START_CELL
+                else:
+                    assert x is hw.TOKEN_OBJECTS[i - hw.FIRST_TOKEN]
+            top = stack[hw.top_index(stack)]
+            t = g.top[p][hw.cell_index(cell)]
+            assert (top.snow, top.bears, top.flipped) == (g.snow[t], g.bears[t], g.flipped[t])
+        assert hw.score_final(grid, result.extra_actions[p], result.intermediate_points[p],
+                              result.reservation_points[p]) == result.breakdowns[p]
 
 
 # --- independence, and the engine when its rules exist -------------------------------------------------
 
 BASELINE = Path(__file__).parents[1] / "bench" / "handwritten_nakasendo.py"
+BASELINE_SCORING = BASELINE.with_name("handwritten_nakasendo_scoring.py")
 RULES = Path(__file__).parents[1] / "games" / "nakasendo.rules"
 
 
 def test_baseline_imports_nothing_from_ruleforge() -> None:
     import ast
 
-    tree = ast.parse(BASELINE.read_text())
-    names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
-    names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
-    assert not [n for n in names if n.split(".")[0] == "ruleforge"]
+    for path in (BASELINE, BASELINE_SCORING):
+        tree = ast.parse(path.read_text())
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        assert "handwritten_nakasendo_scoring" in names or path == BASELINE_SCORING
+        assert not [n for n in names if n.split(".")[0] == "ruleforge"]
 
 
 @pytest.mark.skipif(not RULES.is_file(), reason="games/nakasendo.rules is not written yet")
