@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "5227348b6bb4e69c",
-    ("hagakure", 4): "dfce27fb73e23c4a",
-    ("hagakure", 5): "722ffff6050cebee",
-    ("naishi", 2): "4c42eed79059251f",
-    ("naishi_legends", 2): "8c12f0f6455abc9d",
+    ("hagakure", 3): "26253c63d61567f0",
+    ("hagakure", 4): "0f06f9eabd5bda98",
+    ("hagakure", 5): "f169c17f25588f72",
+    ("naishi", 2): "3d6383fb4ff41c04",
+    ("naishi_legends", 2): "3409076c08fe8761",
 }
 
 

@@ -148,7 +148,8 @@ class ActionCompiler:
 
     def compile_legal(self, info: ActionInfo) -> py.FunctionDef:
         aid = self.action_ids[info.name]
-        return t.function(f"legal_{aid}", ["st", "me", "out"], state_aliases() + self.legal_lines(info, "return"))
+        body = self.legal_lines(info, "return")
+        return t.function(f"legal_{aid}", ["st", "me", "out"], prologue(body, *READ_ALIASES) + body)
 
     def compile_point_legal(self, index: int, options: tuple[int, ...]) -> py.FunctionDef:
         """All the legal actions of one decision point, in one function: a call per action saved.
@@ -156,14 +157,14 @@ class ActionCompiler:
         Each action's part runs inside a one-pass loop, so a failed requirement `break`s
         out of that action only.
         """
-        body = state_aliases()
+        body: list[py.stmt] = []
         for aid in options:
             part = nest_guards(self.legal_lines(self.actions[aid], "break"))
             if any(isinstance(n, py.Break) for stmt in part for n in py.walk(stmt)):
                 body.append(t.for_("_once", t.name("ONCE"), part))
             else:
                 body.extend(part)
-        return t.function(f"legal_point_{index}", ["st", "me", "out"], body)
+        return t.function(f"legal_point_{index}", ["st", "me", "out"], prologue(body, *READ_ALIASES) + body)
 
     def legal_lines(self, info: ActionInfo, terminal: str) -> list[py.stmt]:
         """The body of a legal-action enumeration; `terminal` (return or break) leaves it when

@@ -30,6 +30,7 @@ from .rewrites import READ_ALIASES, prologue
 
 INLINED_STATEMENTS = 60  # statements of the actions of one decision, at most, to paste them where it is taken
 BUDGET = "_n"  # loop rounds run since the last decision, bounded as the block machine bounds blocks
+BUDGET_LIMIT = "_limit"  # the bound, read once as a generator starts
 
 
 class Unsupported(Exception):
@@ -91,7 +92,7 @@ class FlowCompiler:
                 effects = [s for s in info.decl.body if not isinstance(s, ast.Require)]
                 if aid in self.deciding_aids:
                     env = Env({"me": "me", **{q.name: f"a_{q.name}" for q in info.decl.params}}, me="me")
-                    body: list[py.stmt] = [t.assign(BUDGET, t.const(0))]
+                    body: list[py.stmt] = _budget()
                     with self.into(body):
                         self.gen_body(effects, env)
                     params = ["st", "me", *(f"a_{q.name}" for q in info.decl.params)]
@@ -102,7 +103,7 @@ class FlowCompiler:
         return py.fix_missing_locations(py.Module(functions, []))
 
     def flow_statements(self) -> list[py.stmt]:
-        body: list[py.stmt] = [t.assign(BUDGET, t.const(0))]
+        body: list[py.stmt] = _budget()
         with self.into(body):
             if self.m.flow is not None:
                 self.gen_body(self.m.flow.body, Env())
@@ -177,7 +178,7 @@ class FlowCompiler:
         e(t.assign(t.attr("st", "options"), t.const(ids)))
         e(t.assign(t.attr("st", "pc"), t.const(self.site_number(s))))
         e(t.assign("_o", t.list_([])))
-        e(t.expr(t.call(f"legal_point_{point}", "st", t.attr("st", "chooser"), "_o")))
+        e(t.expr(t.call(f"legal_point_{point}", "st", t.clone(env.me), "_o")))
         e(t.assign("_a", py.Yield(t.name("_o"))))
         e(t.assign(BUDGET, t.const(0)))
         args = t.starred(t.sub("_a", 1))
@@ -237,7 +238,7 @@ class FlowCompiler:
     def loop_budget(self) -> list[py.stmt]:
         """A loop round with no decision counts against the limit of work between decisions."""
         return [t.augassign(BUDGET, "+", t.const(1)),
-                t.if_(t.compare(t.name(BUDGET), ">", t.attr("LIMITS", "blocks_without_decision")),
+                t.if_(t.compare(t.name(BUDGET), ">", t.name(BUDGET_LIMIT)),
                       [t.raise_(t.call(t.attr("rt", "EndlessLoop")))])]
 
     def gen_loop(self, s: ast.Stmt, env: Env) -> None:
@@ -298,6 +299,11 @@ class FlowCompiler:
                 fire.body = fire.body or [t.pass_()]
         finally:
             del self.trigger_stack[-len(triggers):]
+
+
+def _budget() -> list[py.stmt]:
+    """A generator's first statements: no loop round run yet, and the bound on them."""
+    return [t.assign(BUDGET, t.const(0)), t.assign(BUDGET_LIMIT, t.attr("LIMITS", "blocks_without_decision"))]
 
 
 class _Locals(py.NodeTransformer):
