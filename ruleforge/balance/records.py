@@ -11,6 +11,7 @@ from ..engine import Action, Game, player_name
 from ..model import Model
 
 CHOICES_PER_GAME = 500  # distinct choice labels kept per game: a record stays a line, not a log
+LABELS_KEPT = 100_000  # labels kept per compiled program for the next games (bounded memory)
 
 
 class Watch:
@@ -54,10 +55,19 @@ def choices(game: Game) -> dict[str, int]:
     """How often each label was taken, read from the log at the end: a label that reads the
     state was logged as text when played; the others are made now (cheaper than per decision)."""
     out: dict[str, int] = {}
+    cache = game.program.label_cache  # these labels read no state: the same words every game
     for entry in game.state.log:
         if entry[0] != "act":
             continue
-        label = entry[4] if len(entry) > 4 else game._log_label(entry[2], entry[1], entry[3], False)
+        if len(entry) > 4:
+            label = entry[4]
+        else:
+            key = (entry[2], entry[1], entry[3])
+            label = cache.get(key)
+            if label is None:
+                label = game._log_label(entry[2], entry[1], entry[3], False)
+                if len(cache) < LABELS_KEPT:
+                    cache[key] = label
         if label in out or len(out) < CHOICES_PER_GAME:
             out[label] = out.get(label, 0) + 1
     return dict(sorted(out.items()))

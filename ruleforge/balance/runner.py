@@ -22,10 +22,10 @@ from typing import Any
 import attrs
 
 from .. import limits
-from ..agents import agent_names, make_agents
+from ..agents import RandomAgent, agent_names, make_agents
 from ..diagnostics import GameError
 from ..engine import Game
-from ..flowplay import new_flow_game
+from ..flowplay import FlowGame, new_flow_game
 from ..rules import Rules, load
 from .records import Watch, game_record, trigger_names
 
@@ -88,6 +88,10 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
     seats = make_agents(agents, players, seed)
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
+    if all(type(seat) is RandomAgent for seat in seats):
+        play_randomly(game, [seat.rng for seat in seats], watch, limit)  # type: ignore[attr-defined]
+        watch.fired = list(fired)
+        return game, watch
     while not game.is_over:
         if watch.decisions >= limit:
             raise GameError(too_many_decisions(watch.decisions))
@@ -100,6 +104,46 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
         game.apply(action)
     watch.fired = list(fired)
     return game, watch
+
+
+def play_randomly(game: Game, rngs: list, watch: Watch, limit: int) -> None:
+    """`play_game`'s loop when every seat is a random agent: the same draws from the same
+    generators (each seat's `rng.randrange` over the legal actions, as `RandomAgent.choose`),
+    and what `Watch.decide` counts, counted here in locals. A random agent looks at nothing
+    ahead, so no trigger fires outside the game and nothing hands the game to the block machine."""
+    from ..cli.common import too_many_decisions
+
+    state = game._st if isinstance(game, FlowGame) else game.state
+    draws = [rng.randrange for rng in rngs]
+    taken, legal_in = watch.taken, watch.legal
+    first = state.chooser if not state.over else None
+    last, decisions, turns, branching_sum, branching_max = None, 0, 0, 0, 0
+    apply = game._apply_unchecked
+    while not state.over:
+        if decisions >= limit:
+            raise GameError(too_many_decisions(decisions))
+        me = state.chooser
+        if me != last:
+            turns += 1
+            last = me
+        legal = game._legal
+        count = len(legal)
+        action = legal[draws[me](count)]
+        decisions += 1
+        branching_sum += count
+        if count > branching_max:
+            branching_max = count
+        aid = action[0]
+        taken[aid] = taken.get(aid, 0) + 1
+        if count == 1:
+            legal_in[aid] = legal_in.get(aid, 0) + 1
+        else:
+            options = state.options
+            for a in options if len(options) == 1 else {a[0] for a in legal}:
+                legal_in[a] = legal_in.get(a, 0) + 1
+        apply(action)
+    watch.first, watch.last, watch.decisions, watch.turns = first, last, decisions, turns
+    watch.branching_sum, watch.branching_max = branching_sum, branching_max
 
 
 def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:

@@ -106,6 +106,9 @@ class Program:
     # the generator back end (compiler/flow.py, run by flowplay.py): `flow_main`, made when first
     # asked for; None when these rules play on the block machine only
     flow: object = UNCOMPILED
+    # (action, player, arguments) -> label, for the actions whose label reads no state: the
+    # statistics of `simulate` name every choice taken in a game (balance/records.py)
+    label_cache: dict = attrs.Factory(dict)
 
     def shown_label(self, st, c: int) -> str:
         """A component as people see it now: its label, rendered afresh if it reads properties."""
