@@ -1,0 +1,53 @@
+"""bench/bench_all.py and bench/differential.py run, with tiny counts, and say what they measure."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from baselines import load_baseline
+
+ROOT = Path(__file__).parents[1]
+
+
+@pytest.fixture()
+def bench_path():
+    sys.path.insert(0, str(ROOT / "bench"))
+    yield
+    sys.path.remove(str(ROOT / "bench"))
+
+
+def test_the_table_has_every_measure_and_its_ratio(bench_path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load_baseline("bench_all")
+    assert bench.main(["--only", "tictactoe", "--only", "naishi_legends", "--scale", "0.002", "--repeat", "2",
+                       "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["target"] == 1.0 and result["config"]["threads"] == 1
+    legends, small = result["results"]  # in the order of the table
+    assert (small["game"], small["players"], legends["game"]) == ("Tic-Tac-Toe", 2, "Naishi with Legends")
+    for name in ("hand_written", "public_api", "simulate", "block_machine"):
+        assert len(small[name]["runs_s"]) == 2 and small[name]["games_per_s"] > 0
+    ratio = small["public_api"]["games_per_s"] / small["hand_written"]["games_per_s"]
+    assert small["public_api"]["ratio"] == pytest.approx(ratio)
+    assert "hand_written" not in legends and "ratio" not in legends["public_api"]
+    assert bench.main(["--only", "tictactoe", "--scale", "0.002", "--repeat", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "Tic-Tac-Toe" in text and "hand-written" in text and "target 1.0x" in text
+
+
+def test_a_bad_option_is_one_line(bench_path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load_baseline("bench_all")
+    with pytest.raises(SystemExit) as stop:
+        bench.main(["--only", "chess"])
+    assert stop.value.code == 2 and "no such game" in capsys.readouterr().err
+
+
+def test_the_differential_command_compares_and_reports(bench_path, capsys: pytest.CaptureFixture[str]) -> None:
+    differential = load_baseline("differential")
+    assert differential.main(["--games", "4", str(ROOT / "games" / "tictactoe.rules"),
+                              str(ROOT / "games" / "sushi_go.rules")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:4] == ["tictactoe", "2p", "4", "games"] and lines[0].endswith("the same")
+    assert all("block machine only" in line for line in lines[1:]) and len(lines) == 5
