@@ -18,11 +18,11 @@ import ruleforge
 GAMES = Path(__file__).parent.parent / "games"
 
 DIGESTS = {
-    ("hagakure", 3): "26253c63d61567f0",
-    ("hagakure", 4): "0f06f9eabd5bda98",
-    ("hagakure", 5): "f169c17f25588f72",
-    ("naishi", 2): "3d6383fb4ff41c04",
-    ("naishi_legends", 2): "3409076c08fe8761",
+    ("hagakure", 3): "30011d3e7b6ed352",
+    ("hagakure", 4): "f5bff0451706f1c1",
+    ("hagakure", 5): "82b697bbe16729e9",
+    ("naishi", 2): "9cfe92137ee948b5",
+    ("naishi_legends", 2): "506c41fb1c310d0a",
 }
 
 

@@ -18,6 +18,7 @@ from . import pytree as t
 from .actions import ActionCompiler
 from .expressions import ExpressionCompiler
 from .flow import FlowCompiler
+from .folding import fold_constants
 from .layout import LayoutCompiler
 from .nones import NoneSafeAttributes
 from .program import ActionInfo, Env, Program
@@ -206,7 +207,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             body = body[:len(head) - 1] + read_arguments(body[len(head) - 1:], slots)
             parts.append(t.function(f"enter_{aid}", ["st", "me", *params], prologue(body, *STATE_ALIASES) + body))
         parts += legal_src + label_src + score_src + self.direct_src + self.precomputed + rank_src
-        module = py.Module(parts, [])
+        module = fold_constants(py.Module(parts, []))
         self.line_map.update(t.number_lines(module, self.operand_map))
         return module
 

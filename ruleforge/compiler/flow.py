@@ -25,6 +25,7 @@ import ast as py
 from .. import ast
 from ..diagnostics import RulesError
 from . import pytree as t
+from .folding import fold_constants
 from .program import Env
 from .rewrites import READ_ALIASES, prologue
 
@@ -113,7 +114,7 @@ class FlowCompiler:
     def generator(self, fname: str, params: list[str], body: list[py.stmt]) -> py.FunctionDef:
         """A generator function: statement locals that live across decisions (`L[k]` in the
         block machine) become Python locals, and the state lists it reads get local aliases."""
-        body = [_Locals().visit(s) for s in body]
+        body = fold_constants(py.Module([_Locals().visit(s) for s in body], [])).body
         if not any(isinstance(n, (py.Yield, py.YieldFrom)) for s in body for n in py.walk(s)):
             body.append(t.if_(t.const(False), [t.expr(py.Yield(None))]))  # a generator all the same
         return t.function(fname, params, prologue(body, *READ_ALIASES) + body)
