@@ -145,8 +145,8 @@ class AtomicFile:
     """A file written piece by piece (a records file, a line per game as games end) that appears
     at `path` only whole: the pieces go to a temporary file beside it, renamed over `path` by
     `commit()`; `discard()` removes it. As a context manager it commits at the end and discards
-    on any exception, Ctrl-C included; while it is open, SIGTERM exits (status 143) through the
-    same cleanup instead of leaving the temporary file behind."""
+    on any exception, Ctrl-C included; while it is open, SIGTERM and SIGHUP exit (status 143,
+    129) through the same cleanup instead of leaving the temporary file behind."""
 
     def __init__(self, path: str, what: str) -> None:
         self.path, self.what, self.target = path, what, Path(path)
@@ -157,7 +157,7 @@ class AtomicFile:
             fail(f"cannot write {what} '{path}': {err.strerror or err}")
         self.file = os.fdopen(handle, "w", encoding="utf-8")
         self.closed = False
-        self._previous_term: Any = None
+        self._previous_signals: dict[int, Any] = {}
 
     def write(self, text: str) -> None:
         try:
@@ -194,7 +194,7 @@ class AtomicFile:
         fail(f"cannot write {self.what} '{self.path}': {err.strerror or err}")
 
     def __enter__(self) -> AtomicFile:
-        self._previous_term = _exit_on_sigterm()
+        self._previous_signals = _exit_on_stop_signals()
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
@@ -204,35 +204,37 @@ class AtomicFile:
             else:
                 self.discard()
         finally:
-            _restore_sigterm(self._previous_term)
+            _restore_signals(self._previous_signals)
 
 
-def _exit_on_sigterm() -> Any:
-    """SIGTERM raises SystemExit(143) in this process (not in forked workers, which keep dying
-    at once), so that `finally` and `with` blocks run; the handler it replaced (in a list), or
-    None where no handler can be set (not the main thread)."""
+def _exit_on_stop_signals() -> dict[int, Any]:
+    """SIGTERM and SIGHUP raise SystemExit (128 + the signal) in this process, so that `finally`
+    and `with` blocks run (forked workers, which inherit the handler, die at once as before).
+    Only signals at their default are taken; the handlers replaced, none off the main thread."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
-        return None
+        return {}
     owner = os.getpid()
 
-    def stop(signum: int, frame: Any) -> None:
-        if os.getpid() != owner:  # a worker forked while the file was open: die as it would have
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
+    def stop(signum: int, _frame: Any) -> None:
+        if os.getpid() != owner:  # a pool worker, stopped by its pool: die as it would have
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
             return
-        raise SystemExit(128 + signal.SIGTERM)
+        raise SystemExit(128 + signum)
 
-    return [signal.signal(signal.SIGTERM, stop)]
+    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+              if s is not None and signal.getsignal(s) == signal.SIG_DFL]  # `play` handles them its own way
+    return {s: signal.signal(s, stop) for s in wanted}
 
 
-def _restore_sigterm(previous: Any) -> None:
+def _restore_signals(previous: dict[int, Any]) -> None:
     import signal
 
-    if previous is not None:
-        signal.signal(signal.SIGTERM, previous[0] if previous[0] is not None else signal.SIG_DFL)
+    for signum, handler in previous.items():
+        signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
 def _sync_folder(folder: Path) -> None:
