@@ -17,6 +17,16 @@ NO_EVIDENCE = "no evidence of change"
 
 Record = dict[str, Any]
 
+# What a comparison reads of a game's record: pairing by seed needs each game of A until B has
+# played, so only these are kept (not the actions, choices and triggers the summary counted).
+PAIRED_FIELDS = ("seed", "scores", "breakdowns", "ranks", "winners", "first", "decisions", "turns", "branching",
+                 "measures")
+
+
+def paired_part(record: Record) -> Record:
+    """The part of a game's record that `compare` reads."""
+    return {k: record[k] for k in PAIRED_FIELDS if k in record}
+
 
 def verdict(interval: list[float] | None) -> str:
     """Changed when the whole 95% interval lies on one side of 0."""

@@ -10,6 +10,7 @@ the machines of a cluster need no copy of the files).
 
 from __future__ import annotations
 
+import collections
 import itertools
 import multiprocessing
 import os
@@ -187,7 +188,7 @@ def outcomes(batch: Batch, first_seed: int, games: int, jobs: int = 1, ray: str 
         if not batch.sources:  # the machines of a cluster get the files' text, not their paths
             main, texts = carried_sources(rules_for(batch.path))
             batch = attrs.evolve(batch, path=main, sources=texts)
-        yield from _ray_outcomes(batch, [(i + 1, first_seed + i) for i in range(games)], ray)
+        yield from _ray_outcomes(batch, first_seed, games, ray)
         return
     if jobs <= 1:
         for i in range(games):
@@ -195,8 +196,7 @@ def outcomes(batch: Batch, first_seed: int, games: int, jobs: int = 1, ray: str 
         return
     size = chunk_size(games, jobs)
     count = -(-games // size)
-    chunks = ([(i + 1, first_seed + i) for i in range(start, min(start + size, games))]
-              for start in range(0, games, size))
+    chunks = _chunks(first_seed, games, size)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool = context.Pool(min(jobs, count), initializer=_ignore_interrupts)  # no process without a chunk
@@ -214,6 +214,12 @@ def outcomes(batch: Batch, first_seed: int, games: int, jobs: int = 1, ray: str 
         pool.join()
 
 
+def _chunks(first_seed: int, games: int, size: int) -> Iterator[list[tuple[int, int]]]:
+    """The (index, seed) pairs of the batch in chunks of `size`, made as they are asked for."""
+    return ([(i + 1, first_seed + i) for i in range(start, min(start + size, games))]
+            for start in range(0, games, size))
+
+
 def _play_chunk_args(args: tuple[Batch, list[tuple[int, int]]]) -> list[Outcome]:
     return play_chunk(*args)
 
@@ -223,8 +229,10 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _ray_outcomes(batch: Batch, pairs: list[tuple[int, int]], address: str) -> Iterator[Outcome]:
-    """The chunks played as Ray tasks, their outcomes read back in seed order."""
+def _ray_outcomes(batch: Batch, first_seed: int, games: int, address: str) -> Iterator[Outcome]:
+    """The chunks played as Ray tasks, their outcomes read back in seed order. A few chunks per
+    worker are in flight at a time, each next one sent as the oldest is read: neither the tasks
+    nor their results pile up in the cluster's object store, however many games."""
     try:
         import ray
     except ImportError:
@@ -239,11 +247,14 @@ def _ray_outcomes(batch: Batch, pairs: list[tuple[int, int]], address: str) -> I
             raise GameError(f"cannot reach the Ray cluster at '{address}': {err}") from None
     try:
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        size = chunk_size(len(pairs), workers)
+        chunks = _chunks(first_seed, games, chunk_size(games, workers))
         play = ray.remote(play_chunk)
-        tasks = [play.remote(batch, pairs[i:i + size]) for i in range(0, len(pairs), size)]
-        for task in tasks:
-            yield from ray.get(task)
+        shared = ray.put(batch)  # sent to the object store once, not with every chunk
+        tasks = collections.deque(play.remote(shared, chunk) for chunk in itertools.islice(chunks, workers * 4))
+        while tasks:
+            results = ray.get(tasks.popleft())
+            tasks.extend(play.remote(shared, chunk) for chunk in itertools.islice(chunks, 1))
+            yield from results
     finally:
         if started:
             ray.shutdown()

@@ -137,25 +137,104 @@ def _file_mode() -> int:
 def write_atomic(path: str, text: str, what: str) -> None:
     """Write `text` to a temporary file beside `path`, flush it to disk, then rename it over
     `path`: a reader, or a process killed half-way, sees the old file or the new, never half."""
-    target = Path(path)
-    try:
-        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as err:
-        fail(f"cannot write {what} '{path}': {err.strerror or err}")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(temp, _file_mode())
-        os.replace(temp, target)
-    except BaseException as err:  # Ctrl-C included: never leave the temporary file behind
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        if isinstance(err, OSError):
+    with AtomicFile(path, what) as f:
+        f.write(text)
+
+
+class AtomicFile:
+    """A file written piece by piece (a records file, a line per game as games end) that appears
+    at `path` only whole: the pieces go to a temporary file beside it, renamed over `path` by
+    `commit()`; `discard()` removes it. As a context manager it commits at the end and discards
+    on any exception, Ctrl-C included; while it is open, SIGTERM and SIGHUP exit (status 143,
+    129) through the same cleanup instead of leaving the temporary file behind."""
+
+    def __init__(self, path: str, what: str) -> None:
+        self.path, self.what, self.target = path, what, Path(path)
+        try:
+            handle, self.temp = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.",
+                                                 suffix=".tmp")
+        except OSError as err:
             fail(f"cannot write {what} '{path}': {err.strerror or err}")
-        raise
-    _sync_folder(target.parent)
+        self.file = os.fdopen(handle, "w", encoding="utf-8")
+        self.closed = False
+        self._previous_signals: dict[int, Any] = {}
+
+    def write(self, text: str) -> None:
+        try:
+            self.file.write(text)
+        except OSError as err:
+            self._failed(err)
+
+    def commit(self) -> None:
+        try:
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+            os.chmod(self.temp, _file_mode())
+            os.replace(self.temp, self.target)
+        except BaseException as err:  # Ctrl-C included: never leave the temporary file behind
+            if isinstance(err, OSError):
+                self._failed(err)
+            self.discard()
+            raise
+        self.closed = True
+        _sync_folder(self.target.parent)
+
+    def discard(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(OSError):
+            self.file.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.temp)
+
+    def _failed(self, err: OSError) -> NoReturn:
+        self.discard()
+        fail(f"cannot write {self.what} '{self.path}': {err.strerror or err}")
+
+    def __enter__(self) -> AtomicFile:
+        self._previous_signals = _exit_on_stop_signals()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        try:
+            if kind is None:
+                self.commit()
+            else:
+                self.discard()
+        finally:
+            _restore_signals(self._previous_signals)
+
+
+def _exit_on_stop_signals() -> dict[int, Any]:
+    """SIGTERM and SIGHUP raise SystemExit (128 + the signal) in this process, so that `finally`
+    and `with` blocks run (forked workers, which inherit the handler, die at once as before).
+    Only signals at their default are taken; the handlers replaced, none off the main thread."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    owner = os.getpid()
+
+    def stop(signum: int, _frame: Any) -> None:
+        if os.getpid() != owner:  # a pool worker, stopped by its pool: die as it would have
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise SystemExit(128 + signum)
+
+    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+              if s is not None and signal.getsignal(s) == signal.SIG_DFL]  # `play` handles them its own way
+    return {s: signal.signal(s, stop) for s in wanted}
+
+
+def _restore_signals(previous: dict[int, Any]) -> None:
+    import signal
+
+    for signum, handler in previous.items():
+        signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
 def _sync_folder(folder: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from ..balance.compare import compare as compare_batches
+from ..balance.compare import paired_part
 from ..rules import Rules
 from .common import (
     AGENTS_HELP,
@@ -141,14 +142,15 @@ def compare(file_a: str, file_b: str | None, games: int, players: int | None, se
     sides = []
     for file, rules, options, label in ((file_a, rules_a, options_a, "A"), (file_b, rules_b, options_b, "B")):
         batch, names = prepare(rules, file, n, options, agents, max_decisions, max_skips, "compare")
+        kept: list[dict[str, Any]] = []  # what the paired intervals read of each game, in seed order
         with game_limits(max_decisions, max_skips):
-            played = run_batch(batch, seed, games, jobs, label, ray)
+            played = run_batch(batch, seed, games, jobs, label, ray, lambda r, kept=kept: kept.append(paired_part(r)))
         if not played.completed:
             echo("interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED)
-        sides.append((summary_of(rules, batch, names, played, seed, games, jobs), played))
-    (summary_a, played_a), (summary_b, played_b) = sides
-    comparison = compare_batches(summary_a, summary_b, played_a.records, played_b.records)
+        sides.append((summary_of(rules, batch, names, played, seed, games, jobs), played, kept))
+    (summary_a, played_a, kept_a), (summary_b, played_b, kept_b) = sides
+    comparison = compare_batches(summary_a, summary_b, kept_a, kept_b)
     a, b = json.loads(json_text(summary_a)), json.loads(json_text(summary_b))
     if as_json:
         echo(json.dumps({**comparison, "a": a, "b": b}, indent=2))

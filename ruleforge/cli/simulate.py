@@ -7,6 +7,7 @@ import contextlib
 import json
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,13 @@ from .. import limits
 from ..agents import agent_names
 from ..balance import runner
 from ..balance.records import trigger_names
-from ..balance.stats import summarise
+from ..balance.stats import Tally
 from ..declared import offered_actions
 from ..engine import Game
 from ..rules import Rules
 from .common import (
     EXIT_INTERRUPTED,
+    AtomicFile,
     cell,
     echo,
     err_console,
@@ -47,21 +49,23 @@ def play_one(rules: Rules, players: int, seed: int, options: dict[str, Any], age
 
 @attrs.define
 class Played:
-    """A batch played and summarised: its records in seed order and the games that failed."""
+    """A batch played: its statistics, gathered as the games ended (never the records: a batch
+    of a million games takes no more memory than one of a thousand), and the games that failed."""
 
-    records: list[dict[str, Any]] = attrs.Factory(list)
+    tally: Tally
     failed: list[dict[str, Any]] = attrs.Factory(list)
     completed: bool = True
     seconds: float = 0.0
 
 
 def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str = "", ray: str | None = None,
-              ) -> Played:
+              keep: Callable[[dict[str, Any]], None] | None = None) -> Played:
     """Play the games, a progress bar on a terminal, each failure printed as it comes (named
-    with its `side` of a comparison); Ctrl-C stops them and keeps what was finished."""
+    with its `side` of a comparison); Ctrl-C stops them and keeps what was finished. Each
+    record is counted, handed to `keep` (in seed order) and let go."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    out = Played()
+    out = Played(Tally(batch.players))
     err = err_console()
     start = time.perf_counter()
     title = f"playing {side}" if side else "simulating"
@@ -72,7 +76,9 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str =
             with contextlib.closing(runner.outcomes(batch, seed, games, jobs, ray)) as played:
                 for kind, data in played:
                     if kind == "record":
-                        out.records.append(data)
+                        out.tally.add(data)
+                        if keep is not None:
+                            keep(data)
                     else:
                         out.failed.append(data)
                         where = f"{side}, game" if side else "game"
@@ -111,12 +117,18 @@ def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Play
             "seconds": played.seconds, "jobs": jobs}
     actions = offered_actions(program.model, list(dict.fromkeys(info.name for info in program.actions)))
     items = list(dict.fromkeys(label for _, label in program.items))
-    return summarise(played.records, head, names, actions, items, trigger_names(rules.model))
+    return played.tally.summary(head, names, actions, items, trigger_names(rules.model))
 
 
-def write_records(path: str, records: list[dict[str, Any]]) -> None:
-    """One JSON line per game, in seed order: `pandas.read_json(path, lines=True)` reads it."""
-    write_atomic(path, "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records), "records file")
+def record_line(record: dict[str, Any]) -> str:
+    """A game's line of `--records FILE` (in seed order: `pandas.read_json(path, lines=True)` reads it)."""
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
+def records_file(path: str | None) -> contextlib.AbstractContextManager[AtomicFile | None]:
+    """The records file, written a line per game as games end and renamed into place at the end
+    of the `with` (removed if anything fails or Ctrl-C stops more than the batch)."""
+    return contextlib.nullcontext() if path is None else AtomicFile(path, "records file")
 
 
 def number(value: float | None, form: str) -> str:
@@ -295,14 +307,14 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
                   rules_read(rules))
     budgets = skill_budgets(skill)
     seed = 0 if seed is None else seed
-    with game_limits(max_decisions, max_skips):
-        played = run_batch(batch, seed, games, jobs, ray=ray)
-        trace = skill_of(rules, batch, budgets, skill_games, seed) if budgets else None
-    summary = summary_of(rules, batch, names, played, seed, games, jobs)
-    if trace is not None:
-        summary["skill"] = trace
-    if records_path is not None:
-        write_records(records_path, played.records)
+    with records_file(records_path) as records:
+        keep = None if records is None else lambda record: records.write(record_line(record))
+        with game_limits(max_decisions, max_skips):
+            played = run_batch(batch, seed, games, jobs, ray=ray, keep=keep)
+            trace = skill_of(rules, batch, budgets, skill_games, seed) if budgets else None
+        summary = summary_of(rules, batch, names, played, seed, games, jobs)
+        if trace is not None:
+            summary["skill"] = trace
     if as_json:
         echo(json_text(summary))
     else:
