@@ -119,7 +119,7 @@ class Rules:
         rng = random.Random(seed)
         listed = 0
         try:
-            game = self.new_game(players, seed)
+            game = Game(self.program(players), seed)  # it reads labels and views as it goes: the block machine
             while not game.is_over:
                 legal = game._legal
                 listed += len(legal)
