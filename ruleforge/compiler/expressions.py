@@ -451,6 +451,8 @@ class ExpressionCompiler:
             return t.call("sum", t.call("map", "len", t.sub("Z", cells)))
         coll = self.cx_iter(args[0], env)
         f = e.func
+        if f in ("first", "last") and isinstance(coll, py.Name) and coll.id == "PLAYERS":
+            return t.const(0 if f == "first" else self.n - 1)  # the seats, in order: known here
         simple: dict[str, Callable[[], t.Code]] = {
             "count": lambda: t.call("len", coll), "sum": lambda: t.call("sum", coll),
             "min": lambda: t.call("min", coll, default=t.const(0)),
