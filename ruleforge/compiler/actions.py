@@ -136,6 +136,7 @@ class ActionCompiler:
         """
         aid = self.action_ids[info.name]
         env = Env({"me": "me", **{q.name: f"a_{q.name}" for q in info.decl.params}}, me="me")
+        env.bounds.update(param_bounds(info.decl.params))
         body: list[py.stmt] = []
         self.compiling_direct = aid  # see FlowCompiler.log_template
         with self.into(body):
@@ -183,6 +184,7 @@ class ActionCompiler:
             lines.append(t.if_(t.compare(used, ">=", t.const(times)), [leave()]))
         params = info.decl.params
         env = Env({"me": "me", **{q.name: f"a_{q.name}" for q in params}}, me="me")
+        env.bounds.update(param_bounds(params))
         variables = [f"a_{q.name}" for q in params]
         conds: list[tuple[t.Code, ast.Pos]] = []
         for r in (s.cond for s in info.decl.body if isinstance(s, ast.Require)):
@@ -426,6 +428,17 @@ class ActionCompiler:
                          (t.const(" "), self.show(self.ck.types.get(p.domain), t.sub("args", i), elem=True))]
                 text = t.add(t.const(d.name), *shown)
         return t.function(f"label_{aid}", ["st", "me", "args"], state_aliases() + [t.ret(text)])
+
+
+def param_bounds(params) -> dict[str, tuple[int, int]]:
+    """The least and greatest value of each parameter whose domain is written as numbers: an
+    action is applied only with arguments from its domain (apply takes legal actions only)."""
+    out = {}
+    for q in params:
+        values = written_numbers(q.domain)
+        if values:
+            out[q.name] = (min(values), max(values))
+    return out
 
 
 def written_numbers(domain: ast.Expr) -> list[int] | None:

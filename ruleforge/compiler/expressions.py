@@ -329,6 +329,9 @@ class ExpressionCompiler:
         inner = Env({p.name: c for p, c in zip(d.params, codes)}, types={k: v for k, v in types.items() if v})
         # a parameter given a local that may hold none (a `let` of a top) is read with care
         inner.nullable = {p.name for p, a, c in zip(d.params, e.args, codes) if self.may_be_none(a, c, env)}
+        for p, a in zip(d.params, e.args):  # a local known to lie in bounds is still there
+            if isinstance(a, ast.Name) and a.ident in env.bounds and self.ck.res.get(a, ("local",))[0] == "local":
+                inner.bounds[p.name] = env.bounds[a.ident]
         return inner
 
     def type_in(self, e: ast.Expr, env: Env) -> Type | None:
@@ -342,6 +345,9 @@ class ExpressionCompiler:
         value = t.int_value(code)
         if value is not None:
             return 1 <= value <= size
+        if isinstance(e, ast.Name) and e.ident in env.bounds and self.ck.res.get(e, ("local",))[0] == "local":
+            low, high = env.bounds[e.ident]
+            return 1 <= low and high <= size
         if isinstance(e, ast.Call) and e.func == axis and self.ck.res.get(e, ("",))[0] == "builtin":
             kind = self.type_in(e.args[0], env)
             if kind is not None and kind.kind == "zone" and kind.name in self.grid_size:
@@ -532,8 +538,8 @@ class ExpressionCompiler:
     def cx_gen(self, e: ast.GenCall, env: Env) -> t.Code:
         inner = env.child()
         var = f"g_{e.var}_{next(self.fresh)}"
-        inner.names[e.var] = t.name(var)
         src = self.iterable(e.source, env)
+        inner.bind(e.var, var, int_bounds(src))
         cond = self.cx_test(e.cond, inner) if e.cond is not None else None
         generators = [t.comp(var, src, [cond] if cond is not None else [])]
         bound = [var]
@@ -554,7 +560,7 @@ class ExpressionCompiler:
                                t.call("keep", box, key, code))
             inner = inner.child()
             name = f"g_{more_var}_{next(self.fresh)}"
-            inner.names[more_var] = t.name(name)
+            inner.bind(more_var, name, int_bounds(code))
             ifs = [self.cx_test(more_cond, inner)] if more_cond is not None else []
             generators.append(t.comp(name, code, ifs))
             bound.append(name)
@@ -753,3 +759,13 @@ def _element(kind: Type) -> Type:
     if kind.kind == "zone":
         return Type("comp")
     return kind
+
+
+def int_bounds(source: t.Code) -> tuple[int, int] | None:
+    """The least and greatest value of `range(a, b)` of two ints, else None: what a generator's
+    variable over it holds (a cell's row or column from it needs no range check)."""
+    if t.calls(source, "range") and len(source.args) == 2 and not source.keywords:
+        low, high = (fold_int(a) for a in source.args)
+        if low is not None and high is not None and low < high:
+            return low, high - 1
+    return None

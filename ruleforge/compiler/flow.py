@@ -25,6 +25,7 @@ import ast as py
 from .. import ast
 from ..diagnostics import RulesError
 from . import pytree as t
+from .actions import param_bounds
 from .folding import fold_constants
 from .program import Env
 from .rewrites import READ_ALIASES, prologue
@@ -93,6 +94,7 @@ class FlowCompiler:
                 effects = [s for s in info.decl.body if not isinstance(s, ast.Require)]
                 if aid in self.deciding_aids:
                     env = Env({"me": "me", **{q.name: f"a_{q.name}" for q in info.decl.params}}, me="me")
+                    env.bounds.update(param_bounds(info.decl.params))
                     body: list[py.stmt] = _budget()
                     with self.into(body):
                         self.gen_body(effects, env)
@@ -211,6 +213,7 @@ class FlowCompiler:
                 for i, q in enumerate(decl.params):
                     body.append(t.assign(t.clone(params[q.name]), t.sub(t.sub("_a", 1), i)))
                 env = Env({"me": t.clone(me), **params}, me=t.clone(me))
+                env.bounds.update(param_bounds(decl.params))
                 self.inlining = {k: list(v) for k, v in getattr(self, "direct_numbers", {}).get(aid, {}).items()}
                 try:
                     with self.into(body):

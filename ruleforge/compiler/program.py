@@ -130,10 +130,20 @@ class Env:
         self.me = None if me is None else pytree.code(me)
         self.types = dict(types or {})  # an inlined def's parameters: the arguments' own types
         self.nullable: set[str] = set()  # locals that may hold none (a `let` of an empty zone's top)
+        self.bounds: dict[str, tuple[int, int]] = {}  # locals known to hold an int in [low, high]
 
     def child(self) -> Env:
         inner = Env(self.names, self.me, self.types)
         inner.nullable = set(self.nullable)
+        inner.bounds = dict(self.bounds)
         return inner
+
+    def bind(self, name: str, code, bounds: tuple[int, int] | None = None) -> None:
+        """`name` now stands for `code` (an int in `bounds`, when they are known)."""
+        self.names[name] = pytree.code(code)
+        if bounds is None:
+            self.bounds.pop(name, None)
+        else:
+            self.bounds[name] = bounds
 
 

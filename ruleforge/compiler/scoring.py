@@ -70,7 +70,7 @@ class ScoringCompiler:
         k = next(self.fresh)
         inner = env.child()
         var = f"g_{b.source_var}_{k}"
-        inner.names[b.source_var] = t.name(var)
+        inner.bind(b.source_var, t.name(var))
         prop = self.prop_index[b.prop]
         sel, opts, saved, base, best, many, combo, v = (f"{x}{k}" for x in
                                                         ("sel", "opts", "saved", "base", "best", "many", "combo", "v"))
@@ -107,7 +107,7 @@ class ScoringCompiler:
         k = next(self.fresh)
         inner = env.child()
         var = f"g_{b.var}_{k}"
-        inner.names[b.var] = t.name(var)
+        inner.bind(b.var, t.name(var))
         opts, saved, base, best = (f"{x}{k}" for x in ("opts", "saved", "base", "best"))
         choices = t.or_(t.call("list", self.cx_iter(b.source, env)), t.list_([t.const(None)]))
         lines.append(t.at(t.assign(opts, choices), b.pos))

@@ -75,11 +75,11 @@ class StatementCompiler:
     def trigger_env(self, trigger: ast.TriggerDecl, env: Env, it: t.Code, src: t.Code, dst: t.Code) -> Env:
         """`it` is the moved component; `me` the owner of the zone concerned (or the mover)."""
         inner = Env({}, env.me)
-        inner.names["it"] = it
+        inner.bind("it", it)
         if self.m.zones[trigger.zone].per_player:
-            inner.names["me"] = t.sub("ZOWNER", t.clone(dst if trigger.event == "enter" else src))
+            inner.bind("me", t.sub("ZOWNER", t.clone(dst if trigger.event == "enter" else src)))
         else:
-            inner.names["me"] = env.me if env.me is not None else t.const(None)
+            inner.bind("me", env.me if env.me is not None else t.const(None))
         inner.me = inner.names["me"]
         return inner
 
@@ -179,7 +179,7 @@ class StatementCompiler:
 
     def local(self, name: str, env: Env, persistent: bool, kind: Type | None = None) -> t.Code:
         code = self.slot(kind or ANY) if persistent else t.name(f"v_{name}_{next(self.fresh)}")
-        env.names[name] = code
+        env.bind(name, code)
         return code
 
     def compile_plain(self, s: ast.Stmt, env: Env, persistent: bool) -> None:
@@ -218,7 +218,7 @@ class StatementCompiler:
             e(t.assign(t.clone(zone), self.cx(s.zone, env)), s.pos)
             inner = env.child()
             var = f"g_{s.var}_{next(self.fresh)}"
-            inner.names[s.var] = t.name(var)
+            inner.bind(s.var, t.name(var))
             keys = t.listcomp(self.cx(s.key, inner), [t.comp(var, t.sub("Z", t.clone(zone)), [])])
             e(t.expr(t.call("sort_zone", "st", t.clone(zone), keys)), s.pos)
         elif isinstance(s, ast.Swap):
@@ -450,7 +450,7 @@ class StatementCompiler:
         inner = env.child()
         me = self.slot(PLAYER)
         inner.me = me
-        inner.names["me"] = me
+        inner.bind("me", me)
         self.emit(t.assign(t.clone(me), self.cx(s.player, env)))
         return inner
 
