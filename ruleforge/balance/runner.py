@@ -138,9 +138,16 @@ def play_randomly(game: Game, rngs: list, watch: Watch, limit: int) -> None:
         taken[aid] = taken.get(aid, 0) + 1
         if count == 1:
             legal_in[aid] = legal_in.get(aid, 0) + 1
-        else:
+        else:  # a decision lists its actions' legal arguments one action after another, in order
             options = state.options
-            for a in options if len(options) == 1 else {a[0] for a in legal}:
+            if len(options) == 1:
+                names = options
+            elif len(options) == 2:
+                low, high = legal[0][0], legal[-1][0]
+                names = (low,) if low == high else (low, high)
+            else:
+                names = {a[0] for a in legal}
+            for a in names:
                 legal_in[a] = legal_in.get(a, 0) + 1
         apply(action)
     watch.first, watch.last, watch.decisions, watch.turns = first, last, decisions, turns
