@@ -89,7 +89,7 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
     seats = make_agents(agents, players, seed)
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
-    if all(type(seat) is RandomAgent for seat in seats):
+    if all(type(seat) is RandomAgent for seat in seats) and RandomAgent.choose is _RANDOM_CHOICE:
         play_randomly(game, [seat.rng for seat in seats], watch, limit)  # type: ignore[attr-defined]
         watch.fired = list(fired)
         return game, watch
@@ -105,6 +105,9 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
         game.apply(action)
     watch.fired = list(fired)
     return game, watch
+
+
+_RANDOM_CHOICE = RandomAgent.choose  # what play_randomly draws as; a choose put in its place is honoured
 
 
 def play_randomly(game: Game, rngs: list, watch: Watch, limit: int) -> None:
