@@ -5,17 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import traceback
 from typing import Any, NamedTuple
 
-from . import inspection, runtime, simultaneous
+from . import inspection, rule_errors, runtime, simultaneous
 from .ast import Pos
 from .compiler import Program
 from .compiler.pytree import compile_expression
 from .diagnostics import GameError
-from .failed_operation import marked_operation, none_message, none_operand, source_text
 from .inspection import ComponentInfo, Decision
-from .limits import LIMITS, describe
+from .limits import LIMITS
+from .rule_errors import where as _where
 from .runtime import Action, State
 
 STATE_FORMAT = "ruleforge-state/1"
@@ -132,84 +131,18 @@ class Game:
                 raise self._no_one_can_act(skipped)
             pc = st.pc if st.sim is None else simultaneous.next_chooser(self)
 
-    # --- errors that name a rule ---------------------------------------------------------
+    # --- errors that name a rule (ruleforge/rule_errors.py) ----------------------------------
     def _runtime_error(self, err: Exception, fallback: Pos | None = None) -> GameError:
-        """A rule failed while running: the error names the rule from the traceback (else
-        `fallback`, e.g. the decision whose options were being worked out)."""
-        pos = None
-        for frame in reversed(traceback.extract_tb(err.__traceback__)):
-            if frame.filename.startswith("<ruleforge:") and frame.lineno in self.program.line_map:
-                pos = self.program.line_map[frame.lineno]
-                break
-        pos = pos or fallback
-        mark = marked_operation(err.__traceback__, self.program.operand_map)
-        if isinstance(err, runtime.OutOfRange):
-            index, size = err.args
-            at = mark[1][-1] if mark is not None and mark[0] == "[]" else pos
-            return GameError(f"{_where(at)}: list index {index} is out of range: the list has {size} "
-                             f"item{'' if size == 1 else 's'} (they count from 0)", at)
-        if isinstance(err, TypeError) and "NoneType" in str(err) and mark is not None:
-            operand = none_operand(err, mark)
-            if operand is not None:
-                checker = getattr(self.program.compiler, "ck", None)
-                shown = source_text(operand, checker.sources if checker is not None else {})
-                return GameError(f"{_where(operand)}: {none_message(mark[0], shown)}", operand)
-        if isinstance(err, runtime.TooManyChoices):
-            return GameError(f"{_where(pos)}: this parameter has more than {LIMITS.choices:,} values to try "
-                             f"({describe('choices')})", pos)
-        if isinstance(err, runtime.TooManyRounds):
-            count, limit = err.args
-            return GameError(f"{_where(pos)}: this loop would run {count:,} rounds ({describe(limit)})", pos)
-        if isinstance(err, runtime.TooLarge):
-            return GameError(f"{_where(pos)}: {err}", pos)
-        if isinstance(err, runtime.NoTableEntry):
-            return GameError(f"{_where(pos)}: a table here has no entry for {runtime.show(err.args[0])} (add that key, "
-                             "a 'k+' key or 'else')", pos)
-        if isinstance(err, runtime.EndlessLoop):
-            rounds = LIMITS.blocks_without_decision
-            return GameError(f"{_where(pos)}: this loop ran {rounds:,} rounds without a decision: it never ends "
-                             f"({describe('blocks_without_decision')})", pos)
-        if isinstance(err, TypeError) and "NoneType" in str(err):
-            return GameError(f"{_where(pos)}: a value here is none where the rule needs one (a cell outside "
-                             f"the grid, an empty zone's top, an unset variable?) ({type(err).__name__}: {err})", pos)
-        return GameError(f"{_where(pos)}: runtime error: {type(err).__name__}: {err}", pos)
+        return rule_errors.runtime_error(self.program, err, fallback)
 
     def _no_one_can_act(self, skipped: int) -> GameError:
-        """Every decision for a long while was skipped for want of a legal action."""
-        pos = self.program.decision_pos.get(self.state.pc)
-        return GameError(f"{_where(pos)}: no player has had a legal action for {skipped:,} decisions in a row: "
-                         f"the game cannot go on ({describe('skips_in_a_row')})", pos)
+        return rule_errors.no_one_can_act(self.program.decision_pos.get(self.state.pc), skipped)
 
     def _endless_loop(self, pc: int) -> GameError:
-        """The rules ran the limit of steps without reaching a decision: name a rule of the loop."""
-        pos = self._block_pos(pc)
-        steps = LIMITS.blocks_without_decision
-        return GameError(f"{_where(pos)}: the rules ran {steps:,} steps without a decision: this loop never ends "
-                         f"({describe('blocks_without_decision')})", pos)
-
-    def _block_pos(self, pc: int) -> Pos | None:
-        """The first rule position found in block `pc` or in the blocks it goes on to (a
-        loop's head block may have none of its own). Runs blocks: only for an error report."""
-        prog = self.program
-        st = self.state
-        for _ in range(1000):
-            code = prog.blocks[pc].__code__
-            for _start, _end, line in code.co_lines():
-                if line in prog.line_map:
-                    return prog.line_map[line]
-            try:
-                pc = prog.blocks[pc](st)
-            except Exception:
-                return None
-            if pc < 0:
-                return None
-        return None
+        return rule_errors.endless_loop(rule_errors.block_pos(self.program, self.state, pc))
 
     def _too_many_decisions(self) -> GameError:
-        pos = self.program.decision_pos.get(self.state.pc)
-        limit = LIMITS.decisions_per_game
-        return GameError(f"{_where(pos)}: the game has had {limit:,} decisions and is not over: it stops here "
-                         f"({describe('decisions_per_game')})", pos)
+        return rule_errors.too_many_decisions(self.program.decision_pos.get(self.state.pc))
 
     def _refresh_legal(self) -> None:
         """Recompute the legal actions at the current decision (after the state was edited)."""
@@ -836,10 +769,6 @@ def _as_action(action: Any) -> tuple:
         return (aid, tuple(args))
     except (TypeError, ValueError):
         raise GameError(f"{action!r} is not an action: give a label or an (action, arguments) pair") from None
-
-
-def _where(pos: Pos | None) -> str:
-    return "a rule" if pos is None else f"{pos.file}:{pos.line}:{pos.column}"
 
 
 def _grants(visibility: str, owner: int | None, player: int | None) -> bool:
