@@ -284,7 +284,7 @@ class Game:
             return
         if st.steps >= LIMITS.decisions_per_game:
             raise self._too_many_decisions()
-        enter = self.record_action(action)
+        enter = record_action(self.program, st, action)
         aid, args = action
         me = st.chooser
         prog = self.program
@@ -315,27 +315,6 @@ class Game:
         else:
             st.log.append(("skip", st.chooser))
             self._advance(st.pc if st.sim is None else simultaneous.next_chooser(self), 1)
-
-    def record_action(self, action: tuple):
-        """Log an action about to be applied, count the decision and the action's uses against
-        its limits; its entry function, which applies it."""
-        st = self.state
-        aid, args = action
-        me = st.chooser
-        prog = self.program
-        logged_label, enter, limits = prog.apply_records[aid]
-        if logged_label:  # a label that reads the state is rendered now, for the log
-            public = prog.public_label_funcs[aid]
-            st.log.append(("act", me, aid, args, prog.label_funcs[aid](st, me, args),
-                           public(st, me, args) if public is not None else None))
-        else:
-            st.log.append(("act", me, aid, args))
-        st.steps += 1
-        if limits:
-            for _times, scope in limits:
-                key = (aid, st.turn if scope == "turn" else -1 - me)
-                st.used[key] = st.used.get(key, 0) + 1
-        return enter
 
     def clone(self) -> Game:
         g = Game.__new__(Game)
@@ -760,6 +739,26 @@ class Game:
             "options": dict(zip(self.program.option_names, self.program.option_values)),
             "state": {key: _plain(value) for key, value in self._state_json().items()},
         }
+
+
+def record_action(prog: Program, st: State, action: tuple):
+    """Log an action about to be applied, count the decision and the action's uses against
+    its limits; its entry function, which applies it."""
+    aid, args = action
+    me = st.chooser
+    logged_label, enter, limits = prog.apply_records[aid]
+    if logged_label:  # a label that reads the state is rendered now, for the log
+        public = prog.public_label_funcs[aid]
+        st.log.append(("act", me, aid, args, prog.label_funcs[aid](st, me, args),
+                       public(st, me, args) if public is not None else None))
+    else:
+        st.log.append(("act", me, aid, args))
+    st.steps += 1
+    if limits:
+        for _times, scope in limits:
+            key = (aid, st.turn if scope == "turn" else -1 - me)
+            st.used[key] = st.used.get(key, 0) + 1
+    return enter
 
 
 def _as_action(action: Any) -> tuple:

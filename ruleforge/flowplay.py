@@ -17,7 +17,7 @@ from typing import Any
 
 from .compiler.flow import compile_failed
 from .compiler.program import UNCOMPILED
-from .engine import Game
+from .engine import Game, record_action
 from .limits import LIMITS
 
 
@@ -28,7 +28,7 @@ def flow_main(program) -> Any:
         return program.flow
     made = None
     compiler = program.compiler
-    if compiler is not None and hasattr(compiler, "compile_generators"):
+    if compiler is not None:
         try:
             module = compiler.compile_generators()
             code = compile(module, "<ruleforge:flow>", "exec")
@@ -76,16 +76,7 @@ class FlowGame(Game):
         if flow is None:
             raise ValueError("these rules play on the block machine only (new_flow_game makes a Game for them)")
         self._gen = flow(self._st)
-        self._labels = None
-        try:
-            out = self._gen.send(None)
-            if not out:
-                out = self._skipping()
-        except StopIteration:
-            return
-        except Exception:  # noqa: BLE001 - the block machine names the rule that failed
-            self._fail()
-        self._legal = out
+        self._go_on(None)
 
     @property
     def state(self):
@@ -120,22 +111,20 @@ class FlowGame(Game):
                 return out
 
     def _apply_unchecked(self, action: tuple) -> None:
-        gen = self._gen
         st = self._st
-        if gen is None or st.steps >= LIMITS.decisions_per_game:  # the block machine goes on, or says so
+        if self._gen is None or st.steps >= LIMITS.decisions_per_game:  # the block machine goes on, or says so
             self._on_blocks()
             Game._apply_unchecked(self, action)
             return
-        aid, args = action
-        logged_label, _enter, limits = self.program.apply_records[aid]
-        if logged_label or limits:
-            self._record(action)
-        else:  # record_action, inline for the usual action
-            st.log.append(("act", st.chooser, aid, args))
-            st.steps += 1
+        record_action(self.program, st, action)
+        self._go_on(action)
+
+    def _go_on(self, action: tuple | None) -> None:
+        """Send the generator the action taken (None to start) and run the rules to the next
+        decision that offers something, or to the end."""
         self._labels = None
         try:
-            out = gen.send(action)
+            out = self._gen.send(action)
             if not out:
                 out = self._skipping()
         except StopIteration:
@@ -144,14 +133,6 @@ class FlowGame(Game):
         except Exception:  # noqa: BLE001 - the block machine names the rule that failed
             self._fail()
         self._legal = out
-
-    def _record(self, action: tuple) -> None:
-        """`record_action` on this game's state, without handing over to the block machine."""
-        gen, self._gen = self._gen, None
-        try:
-            self.record_action(action)
-        finally:
-            self._gen = gen
 
     def _fail(self) -> None:
         """Something went wrong on the generator back end: replay on the block machine, which

@@ -15,7 +15,7 @@ from ..limits import LIMITS, describe
 from ..model import ANY, PLAYER, Type, element_of
 from . import invariants
 from . import pytree as t
-from .program import ActionInfo, Env
+from .program import ActionInfo, Env, effects_of
 from .rewrites import (
     READ_ALIASES,
     conjuncts,
@@ -62,7 +62,7 @@ class ActionCompiler:
             info.param_slots.append(self.n_locals)
             env.names[p.name] = self.slot(element_of(self.ck.types.get(p.domain) or ANY) or ANY)
         info.entry = self.new_block()
-        effects = [s for s in d.body if not isinstance(s, ast.Require)]
+        effects = effects_of(d)
         end = self.compile_body(effects, env, info.entry)
         self.scoped([me, *(env.names[p.name] for p in d.params)], info.entry)
         info.slot_end = self.n_locals  # [me_slot, slot_end): saved across a nested call of itself

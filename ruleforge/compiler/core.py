@@ -72,6 +72,13 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         self.slot_scope: dict[int, tuple[int, int]] = {}  # local -> blocks [first, end) where it is set
         self.where: ast.Pos | None = None  # the rule being compiled, for what Python refuses
         self.log_templates: list = []
+        # the generator back end's bookkeeping (compiler/flow.py): the numbers the block machine
+        # gave each statement, in order; while the generators are compiled, the ones left to take
+        self.site_numbers: dict[int, list[int]] = {}
+        self.direct_numbers: dict[int, dict[int, list[int]]] = {}  # per act_N: its log statements' numbers
+        self.compiling_direct: int | None = None  # the action whose act_N is being compiled
+        self.replayed_sites: dict[int, list[int]] | None = None
+        self.inlining: dict[int, list[int]] | None = None  # an act_N's numbers, while its effects are pasted in
         self.live_kinds: set[str] = set()  # kinds whose label reads properties (compile_live_labels)
 
     # --- blocks -----------------------------------------------------------------------

@@ -27,7 +27,7 @@ from ..diagnostics import RulesError
 from . import pytree as t
 from .actions import param_bounds
 from .folding import fold_constants
-from .program import Env
+from .program import Env, effects_of
 from .rewrites import READ_ALIASES, prologue
 
 INLINED_STATEMENTS = 60  # statements of the actions of one decision, at most, to paste them where it is taken
@@ -48,10 +48,10 @@ class FlowCompiler:
     # generators, compiled in the same order, take the same numbers back in turn, so that their
     # logs and their `st.pc` (which a view reads for the decision's prompt) are the same.
     def note_site(self, s: ast.Stmt, number: int) -> None:
-        self.__dict__.setdefault("site_numbers", {}).setdefault(id(s), []).append(number)
+        self.site_numbers.setdefault(id(s), []).append(number)
 
-    def site_number(self, s: ast.Stmt) -> int:
-        queue = self.replayed_sites.get(id(s))
+    def site_number(self, s: ast.Stmt, queues: dict[int, list[int]] | None = None) -> int:
+        queue = (self.replayed_sites if queues is None else queues).get(id(s))
         if not queue:
             raise Unsupported("a statement compiled more often than the block machine did")
         return queue.pop(0)
@@ -59,18 +59,13 @@ class FlowCompiler:
     def log_template(self, s: ast.Stmt, parts: list) -> int:
         """The template number of a `log` statement compiled here. An action with no decision
         inside logs through its `act_N`'s numbers wherever the generators paste it in."""
-        if getattr(self, "replayed_sites", None) is not None:
-            queues = self.replayed_sites if self.inlining is None else self.inlining
-            queue = queues.get(id(s))
-            if not queue:
-                raise Unsupported("a statement compiled more often than the block machine did")
-            return queue.pop(0)
+        if self.replayed_sites is not None:
+            return self.site_number(s, self.inlining)
         tid = len(self.log_templates)
         self.log_templates.append(parts)
         self.note_site(s, tid)
-        aid = getattr(self, "compiling_direct", None)
-        if aid is not None:
-            self.__dict__.setdefault("direct_numbers", {}).setdefault(aid, {}).setdefault(id(s), []).append(tid)
+        if self.compiling_direct is not None:
+            self.direct_numbers.setdefault(self.compiling_direct, {}).setdefault(id(s), []).append(tid)
         return tid
 
     # --- the pass --------------------------------------------------------------------------------
@@ -79,25 +74,23 @@ class FlowCompiler:
         module to run in the block program's namespace. Unsupported when the rules use what
         only the block machine does; RulesError when Python refuses the code (nested deeper
         than it allows), which the caller takes as Unsupported too."""
-        self.replayed_sites = {k: list(v) for k, v in getattr(self, "site_numbers", {}).items()}
+        self.replayed_sites = {k: list(v) for k, v in self.site_numbers.items()}
         saved = (self.out, self.cur, self.statements_compiled)
         self.statements_compiled = 0
-        self.inlining = None  # the log numbers of the act_N whose effects are pasted in, while they are
         self.deciding_aids: set[int] = {  # actions that decide inside their effect: flow_act_N
             aid for aid, info in enumerate(self.actions) if info.decl is not None
-            and self.suspends([s for s in info.decl.body if not isinstance(s, ast.Require)])}
+            and self.suspends(effects_of(info.decl))}
         try:
             functions = [self.generator("flow_main", ["st"], self.flow_statements())]
             for aid, info in enumerate(self.actions):
                 if info.decl is None:
                     continue
-                effects = [s for s in info.decl.body if not isinstance(s, ast.Require)]
                 if aid in self.deciding_aids:
                     env = Env({"me": "me", **{q.name: f"a_{q.name}" for q in info.decl.params}}, me="me")
                     env.bounds.update(param_bounds(info.decl.params))
                     body: list[py.stmt] = _budget()
                     with self.into(body):
-                        self.gen_body(effects, env)
+                        self.gen_body(effects_of(info.decl), env)
                     params = ["st", "me", *(f"a_{q.name}" for q in info.decl.params)]
                     functions.append(self.generator(f"flow_act_{aid}", params, body))
         finally:
@@ -214,12 +207,11 @@ class FlowCompiler:
                     body.append(t.assign(t.clone(params[q.name]), t.sub(t.sub("_a", 1), i)))
                 env = Env({"me": t.clone(me), **params}, me=t.clone(me))
                 env.bounds.update(param_bounds(decl.params))
-                self.inlining = {k: list(v) for k, v in getattr(self, "direct_numbers", {}).get(aid, {}).items()}
+                self.inlining = {k: list(v) for k, v in self.direct_numbers.get(aid, {}).items()}
                 try:
                     with self.into(body):
-                        for x in decl.body:
-                            if not isinstance(x, ast.Require):
-                                self.compile_plain(x, env, False)
+                        for x in effects_of(decl):
+                            self.compile_plain(x, env, False)
                 finally:
                     self.inlining = None
             size += t.count_statements(body)
@@ -285,12 +277,7 @@ class FlowCompiler:
             e = self.emit
             k = next(self.fresh)
             c, src, dst = (t.name(f"_{x}{k}") for x in "csd")
-            bottom = [t.const(True)] if s.at_bottom else []
-            e(t.assign(t.clone(c), self.cx(s.what, env)), s.pos)
-            e(t.assign(t.clone(dst), self.cx(s.dest, env)))
-            e(t.assign(t.clone(src), t.sub(t.attr("st", "w"), t.clone(c))))
-            e(t.expr(t.call("move", "st", t.clone(c), t.clone(dst), *bottom)))
-            self.check_capacity(s.dest, dst)
+            self.move_one(s, env, c, src, dst)
             for trigger in triggers:
                 fire = e(t.if_(self.trigger_condition(trigger, src, dst), []), trigger.pos)
                 inner = self.trigger_env(trigger, env, c, src, dst)

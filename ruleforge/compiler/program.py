@@ -121,6 +121,11 @@ class Program:
         return py.unparse(self.module)
 
 
+def effects_of(decl) -> list:
+    """An action's statements that act (its `require`s only decide whether it is legal)."""
+    return [s for s in decl.body if not isinstance(s, ast.Require)]
+
+
 class Env:
     """Local names visible to generated code, and the code that reaches each one (a tree; a
     compiler-made identifier given as a str stands for that name)."""

@@ -11,7 +11,7 @@ from ..limits import LIMITS, describe
 from ..model import ANY, INT, PLAYER, ZONE, Type, element_of, list_of
 from . import pytree as t
 from .expressions import product
-from .program import Env
+from .program import Env, effects_of
 from .scoring import keeps_choices
 
 
@@ -135,11 +135,7 @@ class StatementCompiler:
             return
         c, src, dst = (self.slot(Type("comp")), self.slot(ZONE), self.slot(ZONE)) if suspending else \
             tuple(t.name(f"_{x}{next(self.fresh)}") for x in "csd")
-        e(t.assign(c, self.cx(s.what, env)), s.pos)
-        e(t.assign(t.clone(dst), self.cx(s.dest, env)))
-        e(t.assign(t.clone(src), t.sub(t.attr("st", "w"), t.clone(c))))
-        e(t.expr(t.call("move", "st", t.clone(c), t.clone(dst), *bottom)))
-        self.check_capacity(s.dest, dst)
+        self.move_one(s, env, c, src, dst)
         for trigger in triggers:
             cond = self.trigger_condition(trigger, src, dst)
             inner = self.trigger_env(trigger, env, c, src, dst)
@@ -159,6 +155,15 @@ class StatementCompiler:
             self.start(end)
             self.emit(t.ret(after))
             self.start(after)
+
+    def move_one(self, s: ast.Move, env: Env, c: t.Code, src: t.Code, dst: t.Code) -> None:
+        """Move the one component of `s` (into `c`), from `src` to `dst`, checking the room there."""
+        e = self.emit
+        e(t.assign(t.clone(c), self.cx(s.what, env)), s.pos)
+        e(t.assign(t.clone(dst), self.cx(s.dest, env)))
+        e(t.assign(t.clone(src), t.sub(t.attr("st", "w"), t.clone(c))))
+        e(t.expr(t.call("move", "st", t.clone(c), t.clone(dst), *([t.const(True)] if s.at_bottom else []))))
+        self.check_capacity(s.dest, dst)
 
     # --- statements ---------------------------------------------------------------------------
     def compile_body(self, stmts, env: Env, block: int, new_scope: bool = True) -> int:
@@ -525,7 +530,7 @@ class StatementCompiler:
         the choices (ruleforge/simultaneous.py) and runs them before going on at the next block."""
         for name, pos in zip(s.actions, s.action_pos):
             decl = self.m.actions.get(name)
-            if decl is not None and self.suspends([x for x in decl.body if not isinstance(x, ast.Require)]):
+            if decl is not None and self.suspends(effects_of(decl)):
                 raise RulesError([Diagnostic(pos, f"action '{name}' decides inside its effect (a 'choose', or a "
                                              "trigger that chooses): 'turn together' runs the choices one after "
                                              "another once all are in, with no decision between them",
