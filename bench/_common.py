@@ -78,13 +78,15 @@ def env_info() -> dict[str, str]:
 # --- whole random games -------------------------------------------------------------------
 
 
-def run_engine_api(rules: ruleforge.Rules, players: int, games: int, seed: int) -> tuple[float, int]:
-    """Random games through the public API; return (seconds, decisions taken)."""
+def run_engine_api(rules: ruleforge.Rules, players: int, games: int, seed: int,
+                   new_game: Callable[[int], Any] | None = None) -> tuple[float, int]:
+    """Random games through the public API; return (seconds, decisions taken). Each game is
+    `rules.new_game`, or `new_game(seed)` when given (a game on another back end, say)."""
     rng = random.Random(seed)
     decisions = 0
     start = clock()
     for i in range(games):
-        g = rules.new_game(players, seed=seed + i)
+        g = rules.new_game(players, seed=seed + i) if new_game is None else new_game(seed + i)
         while not g.is_over:
             acts = g.legal_actions()
             g.apply(acts[rng.randrange(len(acts))])

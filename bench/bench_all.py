@@ -85,20 +85,6 @@ def run_hand(play: Callable[[random.Random], Any], games: int, seed: int) -> tup
     return clock() - start, 0
 
 
-def run_blocks(rules: ruleforge.Rules, players: int, games: int, seed: int) -> tuple[float, int]:
-    program = rules.program(players)
-    rng = random.Random(seed)
-    decisions = 0
-    start = clock()
-    for i in range(games):
-        g = Game(program, seed + i)
-        while not g.is_over:
-            acts = g.legal_actions()
-            g.apply(acts[rng.randrange(len(acts))])
-            decisions += 1
-    return clock() - start, decisions
-
-
 def run_simulate(path: str, players: int, games: int, seed: int) -> tuple[float, int]:
     batch = Batch(path, players, {}, ",".join(["random"] * players))
     seeds = [(i + 1, seed + i) for i in range(games)]
@@ -116,11 +102,12 @@ def measure(case: tuple, players: int, scale: float, repeat: int, seed: int) -> 
     path = str(ROOT / "games" / f"{stem}.rules")
     rules = ruleforge.load(path)
     rules.new_game(players, seed)  # compile both back ends before the clock starts
+    program = rules.program(players)
     run_simulate(path, players, 1, seed)
     runners: dict[str, Callable[[], tuple[float, int]]] = {
         "public_api": lambda: run_engine_api(rules, players, games, seed),
         "simulate": lambda: run_simulate(path, players, games, seed),
-        "block_machine": lambda: run_blocks(rules, players, games, seed),
+        "block_machine": lambda: run_engine_api(rules, players, games, seed, lambda s: Game(program, s)),
     }
     if hand is not None:
         play = hand(players)
