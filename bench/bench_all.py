@@ -14,7 +14,11 @@ random among the legal actions, from a new game to its end), interleaved and bes
 - simulate: what `ruleforge simulate` does per game with all its statistics (its runner's
   `play_chunk`: one random agent per seat, the decisions watched, the game's record made);
 - block machine: the public API loop on a `Game` made directly (the back end that copies,
-  saves and replays), for reference.
+  saves and replays), for reference;
+- API loop alone: the same loop over a game that does no work at all (it takes each seeded
+  game's number of decisions and offers as many actions as the engine did on average). It is
+  what the loop's own calls and random draws cost, so its ratio is the ceiling of the public
+  API's ratio: no engine, however fast, can pass it.
 
 Each ratio is the engine's games/s over the hand-written engine's: higher is better, 1.0 is
 parity, and the target (issue 20) is 1.0 for the public API and simulate. A game with no
@@ -96,6 +100,45 @@ def run_simulate(path: str, players: int, games: int, seed: int) -> tuple[float,
     return took, 0
 
 
+class IdleGame:
+    """A game that does no work: `decisions` decisions of `acts` each, through the public API's
+    calls. Timing the README's loop over it measures the loop alone."""
+
+    __slots__ = ("left", "acts")
+
+    def __init__(self, decisions: int, acts: list) -> None:
+        self.left = decisions
+        self.acts = acts
+
+    @property
+    def is_over(self) -> bool:
+        return self.left == 0
+
+    def legal_actions(self) -> list:
+        return self.acts
+
+    def apply(self, action: Any) -> None:
+        self.left -= 1
+
+
+def idle_games(rules: ruleforge.Rules, players: int, games: int, seed: int) -> Callable[[int], IdleGame]:
+    """`new_game(seed)` for the loop alone: each seeded game's decisions, counted in an untimed
+    random game on the engine, with as many actions as the engine offered on average."""
+    rng = random.Random(seed)
+    per_game, offered = {}, 0
+    for i in range(games):
+        g = rules.new_game(players, seed=seed + i)
+        decisions = 0
+        while not g.is_over:
+            acts = g.legal_actions()
+            offered += len(acts)
+            g.apply(acts[rng.randrange(len(acts))])
+            decisions += 1
+        per_game[seed + i] = decisions
+    acts = [(0, (k,)) for k in range(max(1, round(offered / max(1, sum(per_game.values())))))]
+    return lambda s: IdleGame(per_game[s], acts)
+
+
 def measure(case: tuple, players: int, scale: float, repeat: int, seed: int) -> dict[str, Any]:
     name, stem, _counts, hand, games = case
     games = max(1, round(games * scale))
@@ -104,10 +147,12 @@ def measure(case: tuple, players: int, scale: float, repeat: int, seed: int) -> 
     rules.new_game(players, seed)  # compile both back ends before the clock starts
     program = rules.program(players)
     run_simulate(path, players, 1, seed)
+    idle = idle_games(rules, players, games, seed)
     runners: dict[str, Callable[[], tuple[float, int]]] = {
         "public_api": lambda: run_engine_api(rules, players, games, seed),
         "simulate": lambda: run_simulate(path, players, games, seed),
         "block_machine": lambda: run_engine_api(rules, players, games, seed, lambda s: Game(program, s)),
+        "api_loop_alone": lambda: run_engine_api(rules, players, games, seed, idle),
     }
     if hand is not None:
         play = hand(players)
@@ -118,13 +163,14 @@ def measure(case: tuple, players: int, scale: float, repeat: int, seed: int) -> 
         entry[measure_name] = summarize(times, games, decisions.get(measure_name, 0))
     if hand is not None:
         base = entry["hand_written"]["games_per_s"]
-        for measure_name in ("public_api", "simulate", "block_machine"):
+        for measure_name in ("public_api", "simulate", "block_machine", "api_loop_alone"):
             entry[measure_name]["ratio"] = entry[measure_name]["games_per_s"] / base
     return entry
 
 
 def table(results: list[dict[str, Any]]) -> list[str]:
-    head = ("game", "players", "hand-written", "public API", "simulate", "block machine", f"target {TARGET:.1f}x")
+    head = ("game", "players", "hand-written", "public API", "simulate", "block machine", "API loop alone",
+            f"target {TARGET:.1f}x")
     rows = [head]
     def cell(r: dict[str, Any], measure_name: str) -> str:
         m = r[measure_name]
@@ -139,7 +185,7 @@ def table(results: list[dict[str, Any]]) -> list[str]:
         else:
             verdict = "-"
         rows.append((r["game"], str(r["players"]), hand, cell(r, "public_api"), cell(r, "simulate"),
-                     cell(r, "block_machine"), verdict))
+                     cell(r, "block_machine"), cell(r, "api_loop_alone"), verdict))
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     return ["  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in rows]
 

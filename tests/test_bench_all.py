@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from baselines import load_baseline
 
+import ruleforge
+
 ROOT = Path(__file__).parents[1]
 
 
@@ -27,14 +29,26 @@ def test_the_table_has_every_measure_and_its_ratio(bench_path, capsys: pytest.Ca
     assert result["target"] == 1.0 and result["config"]["threads"] == 1
     legends, small = result["results"]  # in the order of the table
     assert (small["game"], small["players"], legends["game"]) == ("Tic-Tac-Toe", 2, "Naishi with Legends")
-    for name in ("hand_written", "public_api", "simulate", "block_machine"):
+    for name in ("hand_written", "public_api", "simulate", "block_machine", "api_loop_alone"):
         assert len(small[name]["runs_s"]) == 2 and small[name]["games_per_s"] > 0
+    # the loop alone plays no rules: it must run faster than any engine through the same loop
+    assert small["api_loop_alone"]["games_per_s"] > small["public_api"]["games_per_s"]
     ratio = small["public_api"]["games_per_s"] / small["hand_written"]["games_per_s"]
     assert small["public_api"]["ratio"] == pytest.approx(ratio)
     assert "hand_written" not in legends and "ratio" not in legends["public_api"]
     assert bench.main(["--only", "tictactoe", "--scale", "0.002", "--repeat", "1"]) == 0
     text = capsys.readouterr().out
-    assert "Tic-Tac-Toe" in text and "hand-written" in text and "target 1.0x" in text
+    assert "Tic-Tac-Toe" in text and "hand-written" in text and "target 1.0x" in text and "API loop alone" in text
+
+
+def test_the_loop_alone_takes_the_engines_decisions(bench_path) -> None:
+    bench = load_baseline("bench_all")
+    rules = ruleforge.load(ROOT / "games" / "tictactoe.rules")
+    new_game = bench.idle_games(rules, 2, 5, 100)
+    _, engine_decisions = bench.run_engine_api(rules, 2, 5, 100)
+    _, idle_decisions = bench.run_engine_api(rules, 2, 5, 100, new_game)
+    assert idle_decisions == engine_decisions and 5 * 5 <= idle_decisions <= 5 * 9
+    assert 1 <= len(new_game(100).legal_actions()) <= 9
 
 
 def test_a_bad_option_is_one_line(bench_path, capsys: pytest.CaptureFixture[str]) -> None:
