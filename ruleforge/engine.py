@@ -271,7 +271,7 @@ class Game:
                                 f"legal: {', '.join(labels)}")
             action = self._legal[labels.index(action)]
         else:
-            action = _as_action(action)
+            action = as_action(action)
             if action not in self._legal:  # an action from legal_actions() is found by identity
                 raise GameError(f"{action!r} is not a legal action for {player_name(self.state.chooser)}")
         self._apply_unchecked(action)
@@ -761,7 +761,7 @@ def record_action(prog: Program, st: State, action: tuple):
     return enter
 
 
-def _as_action(action: Any) -> tuple:
+def as_action(action: Any) -> tuple:
     """An action given as (aid, args) in any sequences (a list from JSON, say) as a tuple."""
     try:
         aid, args = action

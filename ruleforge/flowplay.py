@@ -17,7 +17,7 @@ from typing import Any
 
 from .compiler.flow import compile_failed
 from .compiler.program import UNCOMPILED
-from .engine import Game, record_action
+from .engine import Game, as_action, record_action
 from .limits import LIMITS
 
 
@@ -109,6 +109,19 @@ class FlowGame(Game):
             out = self._gen.send(None)
             if out:
                 return out
+
+    def apply(self, action: tuple | str) -> None:
+        """`Game.apply`, with a playout's usual case (an action of `legal_actions()`, the
+        generator running) taken without the calls in between; anything else as Game does."""
+        st = self._st
+        if self._gen is not None and st.steps < LIMITS.decisions_per_game:
+            if action not in self._legal and not isinstance(action, str):
+                action = as_action(action)  # a pair read from JSON, say
+            if action in self._legal:
+                record_action(self.program, st, action)
+                self._go_on(action)
+                return
+        Game.apply(self, action)
 
     def _apply_unchecked(self, action: tuple) -> None:
         st = self._st

@@ -140,6 +140,30 @@ def test_a_copy_or_a_save_hands_over_to_the_block_machine() -> None:
     assert type(copy) is Game and copy.digest() == blocks.digest()
 
 
+def test_apply_takes_labels_and_plain_pairs_and_refuses_the_rest_alike() -> None:
+    """apply's quick way (an action of legal_actions()) and Game's way give the same games."""
+    rules = ruleforge.load(str(ROOT / "games" / "tictactoe.rules"))
+    flow, blocks = rules.new_game(2, seed=5), Game(rules.program(2), 5)
+    aid, args = flow.legal_actions()[4]
+    flow.apply([aid, list(args)])                        # a pair read from JSON
+    blocks.apply(blocks.legal_actions()[4])
+    assert flow._gen is not None
+    with pytest.raises(ruleforge.GameError, match="not a legal action"):
+        flow.apply((aid, args))                          # that cell is taken now
+    assert len(flow.legal_actions()) == 8 and flow.digest() == blocks.digest()  # nothing changed
+    rng = random.Random(5)
+    while not flow.is_over:
+        index = rng.randrange(len(flow.legal_actions()))
+        flow.apply(flow.legal_actions()[index])
+        blocks.apply(blocks.legal_actions()[index])
+    with pytest.raises(ruleforge.GameError, match="the game is over"):
+        flow.apply((aid, args))
+    assert flow.digest() == blocks.digest()
+    labelled = rules.new_game(2, seed=5)
+    labelled.apply(labelled.legal_labels()[4])        # a label (reading labels hands over)
+    assert labelled.state.log[-1][:4] == blocks.state.log[0][:4]
+
+
 def test_a_finished_game_is_read_without_a_replay() -> None:
     rules = ruleforge.load(str(ROOT / "games" / "hagakure.rules"))
     game = rules.new_game(4, seed=2)
