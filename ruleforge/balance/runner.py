@@ -14,6 +14,7 @@ import collections
 import itertools
 import multiprocessing
 import os
+import random
 import signal
 import tempfile
 from collections.abc import Iterator
@@ -23,12 +24,13 @@ from typing import Any
 import attrs
 
 from .. import limits
-from ..agents import RandomAgent, agent_names, make_agents
+from ..agents import RandomAgent, agent_names, agent_seed, make_agents
+from ..compiler import Program
 from ..diagnostics import GameError
 from ..engine import Game
 from ..flowplay import FlowGame, new_flow_game
 from ..rules import Rules, load
-from .records import Watch, game_record, trigger_names
+from .records import Watch, game_record, names_of
 
 Outcome = tuple[str, dict[str, Any]]  # ("record", GameRecord) or ("failed", {"game", "seed", "error"})
 
@@ -78,24 +80,49 @@ def carried_sources(rules: Rules) -> tuple[str, dict[str, str]]:
     return str(files[0].resolve()), texts
 
 
-def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], agents: str) -> tuple[Game, Watch]:
-    """One game to its end, watched; GameError if it fails or passes the decisions limit."""
-    from ..cli.common import too_many_decisions
+@attrs.frozen
+class Table:
+    """What the games of a chunk share, worked out once: the compiled program, each seat's
+    agent name, and whether every seat is a plain random agent (played by `play_randomly`)."""
 
-    program = rules.program(players, options, count_triggers=True)
+    rules: Rules
+    program: Program
+    agents: str  # as the batch gives them: `make_agents` reads them per game for other agents
+    names: list[str]  # one checked name per seat
+    all_random: bool
+
+    @property
+    def players(self) -> int:
+        return self.program.players
+
+
+def table_for(batch: Batch) -> Table:
+    """The table of a batch's games in this process (the rules loaded once per process)."""
+    rules = rules_for(batch.path, batch.sources)
+    names = agent_names(batch.agents, batch.players)
+    program = rules.program(batch.players, batch.options, count_triggers=True)
+    return Table(rules, program, batch.agents, names, all(name == "random" for name in names))
+
+
+def play_game(table: Table, seed: int) -> tuple[Game, Watch]:
+    """One game to its end, watched; GameError if it fails or passes the decisions limit."""
+    program = table.program
     fired = program.namespace["FIRED"]  # this process's count of each trigger's firings
-    fired[:] = [0] * len(fired)
+    if fired:
+        fired[:] = [0] * len(fired)
     game = new_flow_game(program, seed)
-    seats = make_agents(agents, players, seed)
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
-    if all(type(seat) is RandomAgent for seat in seats) and RandomAgent.choose is _RANDOM_CHOICE:
-        play_randomly(game, [seat.rng for seat in seats], watch, limit)  # type: ignore[attr-defined]
+    if table.all_random and RandomAgent.choose is _RANDOM_CHOICE:
+        # each seat's generator as `RandomAgent(agent_seed(seed, seat))` makes it, without the agent
+        rngs = [random.Random(agent_seed(seed, seat)) for seat in range(program.players)]
+        play_randomly(game, rngs, watch, limit)
         watch.fired = list(fired)
         return game, watch
+    seats = make_agents(table.agents, program.players, seed)
     while not game.is_over:
         if watch.decisions >= limit:
-            raise GameError(too_many_decisions(watch.decisions))
+            raise _too_long(watch.decisions)
         legal = game._legal  # read only, and replaced (never changed) by apply: no copy needed
         before = fired[:] if fired else None
         action = seats[game.current_player].choose(game)  # type: ignore[index]
@@ -110,22 +137,23 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
 _RANDOM_CHOICE = RandomAgent.choose  # what play_randomly draws as; a choose put in its place is honoured
 
 
-def play_randomly(game: Game, rngs: list, watch: Watch, limit: int) -> None:
+def play_randomly(game: Game, rngs: list[random.Random], watch: Watch, limit: int) -> None:
     """`play_game`'s loop when every seat is a random agent: the same draws from the same
     generators (each seat's `rng.randrange` over the legal actions, as `RandomAgent.choose`),
-    and what `Watch.decide` counts, counted here in locals. A random agent looks at nothing
-    ahead, so no trigger fires outside the game and nothing hands the game to the block machine."""
-    from ..cli.common import too_many_decisions
-
+    and what `Watch.decide` counts, counted here in locals and lists by action id. A random
+    agent looks at nothing ahead, so no trigger fires outside the game and nothing hands the
+    game to the block machine."""
     state = game._st if isinstance(game, FlowGame) else game.state
     draws = [rng.randrange for rng in rngs]
-    taken, legal_in = watch.taken, watch.legal
+    actions = len(game.program.actions)
+    taken, legal_in = [0] * actions, [0] * actions
     first = state.chooser if not state.over else None
-    last, decisions, turns, branching_sum, branching_max = None, 0, 0, 0, 0
+    last, turns, branching_sum, branching_max = None, 0, 0, 0
     apply = game._apply_unchecked
-    while not state.over:
-        if decisions >= limit:
-            raise GameError(too_many_decisions(decisions))
+    decisions = 0
+    for decisions in range(limit):  # noqa: B007 - the count is read after the loop
+        if state.over:
+            break
         me = state.chooser
         if me != last:
             turns += 1
@@ -133,41 +161,49 @@ def play_randomly(game: Game, rngs: list, watch: Watch, limit: int) -> None:
         legal = game._legal
         count = len(legal)
         action = legal[draws[me](count)]
-        decisions += 1
         branching_sum += count
         if count > branching_max:
             branching_max = count
         aid = action[0]
-        taken[aid] = taken.get(aid, 0) + 1
-        if count == 1:
-            legal_in[aid] = legal_in.get(aid, 0) + 1
-        else:  # a decision lists its actions' legal arguments one action after another, in order
-            options = state.options
-            if len(options) == 1:
-                names = options
-            elif len(options) == 2:
-                low, high = legal[0][0], legal[-1][0]
-                names = (low,) if low == high else (low, high)
-            else:
-                names = {a[0] for a in legal}
-            for a in names:
-                legal_in[a] = legal_in.get(a, 0) + 1
+        taken[aid] += 1
+        options = state.options
+        if count == 1 or len(options) == 1:  # one action legal, or all of one kind: the one taken
+            legal_in[aid] += 1
+        elif len(options) == 2:  # a decision lists one action's arguments after the other's
+            low, high = legal[0][0], legal[-1][0]
+            legal_in[low] += 1
+            if high != low:
+                legal_in[high] += 1
+        else:
+            for a in {a[0] for a in legal}:
+                legal_in[a] += 1
         apply(action)
+    else:
+        decisions = limit
+        if not state.over:
+            raise _too_long(decisions)
     watch.first, watch.last, watch.decisions, watch.turns = first, last, decisions, turns
     watch.branching_sum, watch.branching_max = branching_sum, branching_max
+    watch.taken = {aid: n for aid, n in enumerate(taken) if n}
+    watch.legal = {aid: n for aid, n in enumerate(legal_in) if n}
+
+
+def _too_long(decisions: int) -> GameError:
+    from ..cli.common import too_many_decisions  # the message `play` gives too (cli imports the runner)
+
+    return GameError(too_many_decisions(decisions))
 
 
 def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:
     """Play games given as (index from 1, seed): one outcome each, in the order given."""
-    rules = rules_for(batch.path, batch.sources)
-    names = agent_names(batch.agents, batch.players)
-    triggers = trigger_names(rules.model)
+    table = table_for(batch)
+    triggers = names_of(table.program).triggers
     out: list[Outcome] = []
     with limits.raised(**batch.limits):
         for index, seed in games:
             try:
-                game, watch = play_game(rules, batch.players, seed, batch.options, batch.agents)
-                out.append(("record", game_record(game, watch, index, seed, names, triggers)))
+                game, watch = play_game(table, seed)
+                out.append(("record", game_record(game, watch, index, seed, table.names, triggers)))
             except GameError as err:
                 out.append(("failed", {"game": index, "seed": seed, "error": str(err)}))
     return out
