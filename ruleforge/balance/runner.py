@@ -113,7 +113,7 @@ def play_game(table: Table, seed: int) -> tuple[Game, Watch]:
     game = new_flow_game(program, seed)
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
-    if table.all_random and RandomAgent.choose is _RANDOM_CHOICE:
+    if table.all_random and RandomAgent.choose is _RANDOM_CHOICE and _DRAWS_BY_BITS:
         # each seat's generator as `RandomAgent(agent_seed(seed, seat))` makes it, without the agent
         rngs = [random.Random(agent_seed(seed, seat)) for seat in range(program.players)]
         play_randomly(game, rngs, watch, limit)
@@ -135,16 +135,19 @@ def play_game(table: Table, seed: int) -> tuple[Game, Watch]:
 
 
 _RANDOM_CHOICE = RandomAgent.choose  # what play_randomly draws as; a choose put in its place is honoured
+# `rng.randrange(n)` is `getrandbits(n.bit_length())` drawn until below n (`Random._randbelow`):
+# play_randomly draws so itself, a call less per decision, while this Python's random does so
+_DRAWS_BY_BITS = getattr(random.Random, "_randbelow", None) is getattr(random.Random, "_randbelow_with_getrandbits", 0)
 
 
 def play_randomly(game: Game, rngs: list[random.Random], watch: Watch, limit: int) -> None:
     """`play_game`'s loop when every seat is a random agent: the same draws from the same
-    generators (each seat's `rng.randrange` over the legal actions, as `RandomAgent.choose`),
-    and what `Watch.decide` counts, counted here in locals and lists by action id. A random
-    agent looks at nothing ahead, so no trigger fires outside the game and nothing hands the
-    game to the block machine."""
+    generators (each seat's `rng.randrange` over the legal actions, as `RandomAgent.choose`
+    draws, worked out here as randrange works it out), and what `Watch.decide` counts, counted
+    here in locals and in lists by action id. A random agent looks at nothing ahead, so no
+    trigger fires outside the game and nothing hands the game to the block machine."""
     state = game._st if isinstance(game, FlowGame) else game.state
-    draws = [rng.randrange for rng in rngs]
+    draws = [rng.getrandbits for rng in rngs]
     actions = len(game.program.actions)
     taken, legal_in = [0] * actions, [0] * actions
     first = state.chooser if not state.over else None
@@ -160,7 +163,12 @@ def play_randomly(game: Game, rngs: list[random.Random], watch: Watch, limit: in
             last = me
         legal = game._legal
         count = len(legal)
-        action = legal[draws[me](count)]
+        width = count.bit_length()
+        draw = draws[me]
+        k = draw(width)
+        while k >= count:
+            k = draw(width)
+        action = legal[k]
         branching_sum += count
         if count > branching_max:
             branching_max = count
