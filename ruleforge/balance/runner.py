@@ -11,6 +11,7 @@ the machines of a cluster need no copy of the files).
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -207,7 +208,7 @@ def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:
     table = table_for(batch)
     triggers = names_of(table.program).triggers
     out: list[Outcome] = []
-    with limits.raised(**batch.limits):
+    with _in_force(batch.limits):
         for index, seed in games:
             try:
                 game, watch = play_game(table, seed)
@@ -215,6 +216,14 @@ def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:
             except GameError as err:
                 out.append(("failed", {"game": index, "seed": seed, "error": str(err)}))
     return out
+
+
+def _in_force(wanted: dict[str, int]) -> contextlib.AbstractContextManager:
+    """`limits.raised(**wanted)`, or nothing to do while they are in force already: `--jobs 1`
+    plays a chunk of one game at a time, in the process that put them in force."""
+    if all(getattr(limits.LIMITS, name, None) == value for name, value in wanted.items()):
+        return contextlib.nullcontext()
+    return limits.raised(**wanted)
 
 
 def cores() -> int:
