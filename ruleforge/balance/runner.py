@@ -82,45 +82,39 @@ def carried_sources(rules: Rules) -> tuple[str, dict[str, str]]:
 
 
 @attrs.frozen
-class Table:
-    """What the games of a chunk share, worked out once: the compiled program, each seat's
-    agent name, and whether every seat is a plain random agent (played by `play_randomly`)."""
+class Setup:
+    """What the games of a chunk share, worked out once rather than per game: the compiled
+    program, each seat's agent name, whether every seat is a plain random agent."""
 
-    rules: Rules
     program: Program
     agents: str  # as the batch gives them: `make_agents` reads them per game for other agents
     names: list[str]  # one checked name per seat
     all_random: bool
 
-    @property
-    def players(self) -> int:
-        return self.program.players
 
-
-def table_for(batch: Batch) -> Table:
-    """The table of a batch's games in this process (the rules loaded once per process)."""
-    rules = rules_for(batch.path, batch.sources)
+def setup_for(batch: Batch) -> Setup:
+    """The setup of a batch's games in this process (its rules loaded once per process)."""
     names = agent_names(batch.agents, batch.players)
-    program = rules.program(batch.players, batch.options, count_triggers=True)
-    return Table(rules, program, batch.agents, names, all(name == "random" for name in names))
+    program = rules_for(batch.path, batch.sources).program(batch.players, batch.options, count_triggers=True)
+    return Setup(program, batch.agents, names, all(name == "random" for name in names))
 
 
-def play_game(table: Table, seed: int) -> tuple[Game, Watch]:
+def play_game(setup: Setup, seed: int) -> tuple[Game, Watch]:
     """One game to its end, watched; GameError if it fails or passes the decisions limit."""
-    program = table.program
+    program = setup.program
     fired = program.namespace["FIRED"]  # this process's count of each trigger's firings
     if fired:
         fired[:] = [0] * len(fired)
     game = new_flow_game(program, seed)
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
-    if table.all_random and RandomAgent.choose is _RANDOM_CHOICE and _DRAWS_BY_BITS:
+    if setup.all_random and RandomAgent.choose is _RANDOM_CHOICE and _DRAWS_BY_BITS:
         # each seat's generator as `RandomAgent(agent_seed(seed, seat))` makes it, without the agent
         rngs = [random.Random(agent_seed(seed, seat)) for seat in range(program.players)]
         play_randomly(game, rngs, watch, limit)
         watch.fired = list(fired)
         return game, watch
-    seats = make_agents(table.agents, program.players, seed)
+    seats = make_agents(setup.agents, program.players, seed)
     while not game.is_over:
         if watch.decisions >= limit:
             raise _too_long(watch.decisions)
@@ -154,7 +148,6 @@ def play_randomly(game: Game, rngs: list[random.Random], watch: Watch, limit: in
     first = state.chooser if not state.over else None
     last, turns, branching_sum, branching_max = None, 0, 0, 0
     apply = game._apply_unchecked
-    decisions = 0
     for decisions in range(limit):  # noqa: B007 - the count is read after the loop
         if state.over:
             break
@@ -205,14 +198,14 @@ def _too_long(decisions: int) -> GameError:
 
 def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:
     """Play games given as (index from 1, seed): one outcome each, in the order given."""
-    table = table_for(batch)
-    triggers = names_of(table.program).triggers
+    setup = setup_for(batch)
+    triggers = names_of(setup.program).triggers
     out: list[Outcome] = []
     with _in_force(batch.limits):
         for index, seed in games:
             try:
-                game, watch = play_game(table, seed)
-                out.append(("record", game_record(game, watch, index, seed, table.names, triggers)))
+                game, watch = play_game(setup, seed)
+                out.append(("record", game_record(game, watch, index, seed, setup.names, triggers)))
             except GameError as err:
                 out.append(("failed", {"game": index, "seed": seed, "error": str(err)}))
     return out

@@ -106,8 +106,8 @@ class Program:
     # the generator back end (compiler/flow.py, run by flowplay.py): `flow_main`, made when first
     # asked for; None when these rules play on the block machine only
     flow: object = UNCOMPILED
-    # (action, player, arguments) -> label, for the actions whose label reads no state: the
-    # statistics of `simulate` name every choice taken in a game (balance/records.py)
+    # a log entry ("act", player, action, arguments) -> label, for the actions whose label reads
+    # no state: the statistics of `simulate` name every choice taken in a game (balance/records.py)
     label_cache: dict = attrs.Factory(dict)
     # what every record of `simulate` names the same way (actions, players, triggers): worked
     # out on the first record of this program (balance/records.py)
