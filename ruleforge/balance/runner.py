@@ -83,20 +83,23 @@ def carried_sources(rules: Rules) -> tuple[str, dict[str, str]]:
 
 @attrs.frozen
 class Setup:
-    """What the games of a chunk share, worked out once rather than per game: the compiled
-    program, each seat's agent name, whether every seat is a plain random agent."""
+    """What the games of a batch share in one process, worked out once rather than per game:
+    the compiled program, each seat's agent name, whether every seat is a plain random agent."""
 
     program: Program
     agents: str  # as the batch gives them: `make_agents` reads them per game for other agents
     names: list[str]  # one checked name per seat
     all_random: bool
+    limits: dict[str, int]  # the batch's limits, put in force while its games play
+    triggers: list[str]  # the program's triggers by name, for the records
 
 
 def setup_for(batch: Batch) -> Setup:
     """The setup of a batch's games in this process (its rules loaded once per process)."""
     names = agent_names(batch.agents, batch.players)
     program = rules_for(batch.path, batch.sources).program(batch.players, batch.options, count_triggers=True)
-    return Setup(program, batch.agents, names, all(name == "random" for name in names))
+    return Setup(program, batch.agents, names, all(name == "random" for name in names), batch.limits,
+                 names_of(program).triggers)
 
 
 def play_game(setup: Setup, seed: int) -> tuple[Game, Watch]:
@@ -198,14 +201,18 @@ def _too_long(decisions: int) -> GameError:
 
 def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:
     """Play games given as (index from 1, seed): one outcome each, in the order given."""
-    setup = setup_for(batch)
-    triggers = names_of(setup.program).triggers
+    return play_seeds(setup_for(batch), games)
+
+
+def play_seeds(setup: Setup, games: list[tuple[int, int]]) -> list[Outcome]:
+    """`play_chunk` with the batch's setup made already (`--jobs 1` makes it once, then plays
+    its games one at a time)."""
     out: list[Outcome] = []
-    with _in_force(batch.limits):
+    with _in_force(setup.limits):
         for index, seed in games:
             try:
                 game, watch = play_game(setup, seed)
-                out.append(("record", game_record(game, watch, index, seed, setup.names, triggers)))
+                out.append(("record", game_record(game, watch, index, seed, setup.names, setup.triggers)))
             except GameError as err:
                 out.append(("failed", {"game": index, "seed": seed, "error": str(err)}))
     return out
@@ -247,8 +254,9 @@ def outcomes(batch: Batch, first_seed: int, games: int, jobs: int = 1, ray: str 
         yield from _ray_outcomes(batch, first_seed, games, ray)
         return
     if jobs <= 1:
+        setup = setup_for(batch)
         for i in range(games):
-            yield from play_chunk(batch, [(i + 1, first_seed + i)])
+            yield from play_seeds(setup, [(i + 1, first_seed + i)])
         return
     size = chunk_size(games, jobs)
     count = -(-games // size)
