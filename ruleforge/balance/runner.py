@@ -92,6 +92,7 @@ class Setup:
     all_random: bool
     limits: dict[str, int]  # the batch's limits, put in force while its games play
     triggers: list[str]  # the program's triggers by name, for the records
+    rngs: list[random.Random]  # random seats' generators, seeded again for each game (not made again)
 
 
 def setup_for(batch: Batch) -> Setup:
@@ -99,7 +100,7 @@ def setup_for(batch: Batch) -> Setup:
     names = agent_names(batch.agents, batch.players)
     program = rules_for(batch.path, batch.sources).program(batch.players, batch.options, count_triggers=True)
     return Setup(program, batch.agents, names, all(name == "random" for name in names), batch.limits,
-                 names_of(program).triggers)
+                 names_of(program).triggers, [random.Random(0) for _ in names])
 
 
 def play_game(setup: Setup, seed: int) -> tuple[Game, Watch]:
@@ -112,8 +113,9 @@ def play_game(setup: Setup, seed: int) -> tuple[Game, Watch]:
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
     if setup.all_random and RandomAgent.choose is _RANDOM_CHOICE and _DRAWS_BY_BITS:
-        # each seat's generator as `RandomAgent(agent_seed(seed, seat))` makes it, without the agent
-        rngs = [random.Random(agent_seed(seed, seat)) for seat in range(program.players)]
+        rngs = setup.rngs  # each seeded as `RandomAgent(agent_seed(seed, seat))` seeds its own
+        for seat, rng in enumerate(rngs):
+            rng.seed(agent_seed(seed, seat))
         play_randomly(game, rngs, watch, limit)
         watch.fired = list(fired)
         return game, watch
