@@ -165,6 +165,7 @@ class Tally:
 
     def __init__(self, players: int) -> None:
         self.players = players
+        self.names = [player_name(p) for p in range(players)]
         self.games = 0
         self.wins = [0] * players
         self.shared = [0] * players
@@ -192,11 +193,12 @@ class Tally:
         winners = r["winners"]
         tied = len(winners) > 1
         self.ties += tied
-        for p in range(self.players):
-            name = player_name(p)
-            self.wins[p] += winners == [name]
+        winner = winners[0] if len(winners) == 1 else None
+        scores = r["scores"]
+        for p, name in enumerate(self.names):
+            self.wins[p] += name == winner
             self.shared[p] += tied and name in winners
-            self.totals[p].add(r["scores"][p])
+            self.totals[p].add(scores[p])
         for p, breakdown in enumerate(r["breakdowns"]):
             self.items.update(dict.fromkeys(breakdown))
             if p < self.players:
