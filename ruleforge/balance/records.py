@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import attrs
+
+from ..compiler import Program
 from ..engine import Action, Game, player_name
 from ..model import Model
 
@@ -51,6 +54,28 @@ class Watch:
             self.legal[a] = self.legal.get(a, 0) + 1
 
 
+@attrs.frozen
+class Names:
+    """What every record of one program names the same way, worked out once per program (so
+    per player count and options): its actions by id, its players by seat, its triggers."""
+
+    actions: list[str]
+    distinct: bool  # no two actions share a name
+    players: list[str]
+    triggers: list[str]
+
+
+def names_of(program: Program) -> Names:
+    """The names of `program`'s records, made on its first record."""
+    names = program.record_names
+    if names is None:
+        actions = [info.name for info in program.actions]
+        names = program.record_names = Names(actions, len(set(actions)) == len(actions),
+                                             [player_name(p) for p in range(program.players)],
+                                             trigger_names(program.model))
+    return names  # type: ignore[return-value]
+
+
 def choices(game: Game) -> dict[str, int]:
     """How often each label was taken, read from the log at the end: a label that reads the
     state was logged as text when played; the others are made now (cheaper than per decision)."""
@@ -62,12 +87,11 @@ def choices(game: Game) -> dict[str, int]:
         if len(entry) > 4:
             label = entry[4]
         else:
-            key = (entry[2], entry[1], entry[3])
-            label = cache.get(key)
+            label = cache.get(entry)  # ("act", player, action, arguments): the same label every game
             if label is None:
                 label = game._log_label(entry[2], entry[1], entry[3], False)
                 if len(cache) < LABELS_KEPT:
-                    cache[key] = label
+                    cache[entry] = label
         if label in out or len(out) < CHOICES_PER_GAME:
             out[label] = out.get(label, 0) + 1
     return dict(sorted(out.items()))
@@ -76,15 +100,18 @@ def choices(game: Game) -> dict[str, int]:
 def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[str],
                 triggers: list[str]) -> dict[str, Any]:
     """The record of a finished game (see docs/balancing.md for each field)."""
-    names = [info.name for info in game.program.actions]
-    scores = game.scores()
+    names = names_of(game.program)
+    players = names.players
+    scores = game.scores()  # fresh dicts, the record's own
+    ranks = [s["rank"] for s in scores]
+    best = max(ranks)  # the winners are those of the best ranking key, as `game.winners()` finds them
     measures = game.measures()
     record: dict[str, Any] = {
         "game": index, "seed": seed, "players": game.players, "agents": list(agents),
-        "scores": [s["total"] for s in scores], "breakdowns": [dict(s["breakdown"]) for s in scores],
-        "ranks": [s["rank"] for s in scores],
-        "winners": [player_name(p) for p in game.winners()],
-        "first": player_name(watch.first) if watch.first is not None else None,
+        "scores": [s["total"] for s in scores], "breakdowns": [s["breakdown"] for s in scores],
+        "ranks": ranks,
+        "winners": [players[p] for p, rank in enumerate(ranks) if rank == best],
+        "first": players[watch.first] if watch.first is not None else None,
         "decisions": watch.decisions, "turns": watch.turns, "rounds": measures.get("rounds"),
         "branching": {"sum": watch.branching_sum, "count": watch.decisions, "max": watch.branching_max},
         "actions": _by_name(names, watch.taken), "legal": _by_name(names, watch.legal),
@@ -95,10 +122,13 @@ def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[st
     return record
 
 
-def _by_name(names: list[str], counts: dict[int, int]) -> dict[str, int]:
+def _by_name(names: Names, counts: dict[int, int]) -> dict[str, int]:
+    actions = names.actions
+    if names.distinct:
+        return {actions[aid]: n for aid, n in sorted(counts.items())}
     out: dict[str, int] = {}
     for aid, n in sorted(counts.items()):
-        out[names[aid]] = out.get(names[aid], 0) + n
+        out[actions[aid]] = out.get(actions[aid], 0) + n
     return out
 
 

@@ -11,9 +11,11 @@ the machines of a cluster need no copy of the files).
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import multiprocessing
 import os
+import random
 import signal
 import tempfile
 from collections.abc import Iterator
@@ -23,12 +25,13 @@ from typing import Any
 import attrs
 
 from .. import limits
-from ..agents import RandomAgent, agent_names, make_agents
+from ..agents import RandomAgent, agent_names, agent_seed, make_agents
+from ..compiler import Program
 from ..diagnostics import GameError
 from ..engine import Game
 from ..flowplay import FlowGame, new_flow_game
 from ..rules import Rules, load
-from .records import Watch, game_record, trigger_names
+from .records import Watch, game_record, names_of
 
 Outcome = tuple[str, dict[str, Any]]  # ("record", GameRecord) or ("failed", {"game", "seed", "error"})
 
@@ -78,24 +81,48 @@ def carried_sources(rules: Rules) -> tuple[str, dict[str, str]]:
     return str(files[0].resolve()), texts
 
 
-def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], agents: str) -> tuple[Game, Watch]:
-    """One game to its end, watched; GameError if it fails or passes the decisions limit."""
-    from ..cli.common import too_many_decisions
+@attrs.frozen
+class Setup:
+    """What the games of a batch share in one process, worked out once rather than per game:
+    the compiled program, each seat's agent name, whether every seat is a plain random agent."""
 
-    program = rules.program(players, options, count_triggers=True)
+    program: Program
+    agents: str  # as the batch gives them: `make_agents` reads them per game for other agents
+    names: list[str]  # one checked name per seat
+    all_random: bool
+    limits: dict[str, int]  # the batch's limits, put in force while its games play
+    triggers: list[str]  # the program's triggers by name, for the records
+    rngs: list[random.Random]  # random seats' generators, seeded again for each game (not made again)
+
+
+def setup_for(batch: Batch) -> Setup:
+    """The setup of a batch's games in this process (its rules loaded once per process)."""
+    names = agent_names(batch.agents, batch.players)
+    program = rules_for(batch.path, batch.sources).program(batch.players, batch.options, count_triggers=True)
+    return Setup(program, batch.agents, names, all(name == "random" for name in names), batch.limits,
+                 names_of(program).triggers, [random.Random(0) for _ in names])
+
+
+def play_game(setup: Setup, seed: int) -> tuple[Game, Watch]:
+    """One game to its end, watched; GameError if it fails or passes the decisions limit."""
+    program = setup.program
     fired = program.namespace["FIRED"]  # this process's count of each trigger's firings
-    fired[:] = [0] * len(fired)
+    if fired:
+        fired[:] = [0] * len(fired)
     game = new_flow_game(program, seed)
-    seats = make_agents(agents, players, seed)
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
-    if all(type(seat) is RandomAgent for seat in seats) and RandomAgent.choose is _RANDOM_CHOICE:
-        play_randomly(game, [seat.rng for seat in seats], watch, limit)  # type: ignore[attr-defined]
+    if setup.all_random and RandomAgent.choose is _RANDOM_CHOICE and _DRAWS_BY_BITS:
+        rngs = setup.rngs  # each seeded as `RandomAgent(agent_seed(seed, seat))` seeds its own
+        for seat, rng in enumerate(rngs):
+            rng.seed(agent_seed(seed, seat))
+        play_randomly(game, rngs, watch, limit)
         watch.fired = list(fired)
         return game, watch
+    seats = make_agents(setup.agents, program.players, seed)
     while not game.is_over:
         if watch.decisions >= limit:
-            raise GameError(too_many_decisions(watch.decisions))
+            raise _too_long(watch.decisions)
         legal = game._legal  # read only, and replaced (never changed) by apply: no copy needed
         before = fired[:] if fired else None
         action = seats[game.current_player].choose(game)  # type: ignore[index]
@@ -108,69 +135,97 @@ def play_game(rules: Rules, players: int, seed: int, options: dict[str, Any], ag
 
 
 _RANDOM_CHOICE = RandomAgent.choose  # what play_randomly draws as; a choose put in its place is honoured
+# `rng.randrange(n)` is `getrandbits(n.bit_length())` drawn until below n (`Random._randbelow`):
+# play_randomly draws so itself, a call less per decision, while this Python's random does so
+_DRAWS_BY_BITS = getattr(random.Random, "_randbelow", None) is getattr(random.Random, "_randbelow_with_getrandbits", 0)
 
 
-def play_randomly(game: Game, rngs: list, watch: Watch, limit: int) -> None:
+def play_randomly(game: Game, rngs: list[random.Random], watch: Watch, limit: int) -> None:
     """`play_game`'s loop when every seat is a random agent: the same draws from the same
-    generators (each seat's `rng.randrange` over the legal actions, as `RandomAgent.choose`),
-    and what `Watch.decide` counts, counted here in locals. A random agent looks at nothing
-    ahead, so no trigger fires outside the game and nothing hands the game to the block machine."""
-    from ..cli.common import too_many_decisions
-
+    generators (each seat's `rng.randrange` over the legal actions, as `RandomAgent.choose`
+    draws, worked out here as randrange works it out), and what `Watch.decide` counts, counted
+    here in locals and in lists by action id. A random agent looks at nothing ahead, so no
+    trigger fires outside the game and nothing hands the game to the block machine."""
     state = game._st if isinstance(game, FlowGame) else game.state
-    draws = [rng.randrange for rng in rngs]
-    taken, legal_in = watch.taken, watch.legal
+    draws = [rng.getrandbits for rng in rngs]
+    actions = len(game.program.actions)
+    taken, legal_in = [0] * actions, [0] * actions
     first = state.chooser if not state.over else None
-    last, decisions, turns, branching_sum, branching_max = None, 0, 0, 0, 0
+    last, turns, branching_sum, branching_max = None, 0, 0, 0
     apply = game._apply_unchecked
-    while not state.over:
-        if decisions >= limit:
-            raise GameError(too_many_decisions(decisions))
+    for decisions in range(limit):  # noqa: B007 - the count is read after the loop
+        if state.over:
+            break
         me = state.chooser
         if me != last:
             turns += 1
             last = me
         legal = game._legal
         count = len(legal)
-        action = legal[draws[me](count)]
-        decisions += 1
+        width = count.bit_length()
+        draw = draws[me]
+        k = draw(width)
+        while k >= count:
+            k = draw(width)
+        action = legal[k]
         branching_sum += count
         if count > branching_max:
             branching_max = count
         aid = action[0]
-        taken[aid] = taken.get(aid, 0) + 1
-        if count == 1:
-            legal_in[aid] = legal_in.get(aid, 0) + 1
-        else:  # a decision lists its actions' legal arguments one action after another, in order
-            options = state.options
-            if len(options) == 1:
-                names = options
-            elif len(options) == 2:
-                low, high = legal[0][0], legal[-1][0]
-                names = (low,) if low == high else (low, high)
-            else:
-                names = {a[0] for a in legal}
-            for a in names:
-                legal_in[a] = legal_in.get(a, 0) + 1
+        taken[aid] += 1
+        options = state.options
+        if count == 1 or len(options) == 1:  # one action legal, or all of one kind: the one taken
+            legal_in[aid] += 1
+        elif len(options) == 2:  # a decision lists one action's arguments after the other's
+            low, high = legal[0][0], legal[-1][0]
+            legal_in[low] += 1
+            if high != low:
+                legal_in[high] += 1
+        else:
+            for a in {a[0] for a in legal}:
+                legal_in[a] += 1
         apply(action)
+    else:
+        decisions = limit
+        if not state.over:
+            raise _too_long(decisions)
     watch.first, watch.last, watch.decisions, watch.turns = first, last, decisions, turns
     watch.branching_sum, watch.branching_max = branching_sum, branching_max
+    watch.taken = {aid: n for aid, n in enumerate(taken) if n}
+    watch.legal = {aid: n for aid, n in enumerate(legal_in) if n}
+
+
+def _too_long(decisions: int) -> GameError:
+    from ..cli.common import too_many_decisions  # the message `play` gives too (cli imports the runner)
+
+    return GameError(too_many_decisions(decisions))
 
 
 def play_chunk(batch: Batch, games: list[tuple[int, int]]) -> list[Outcome]:
     """Play games given as (index from 1, seed): one outcome each, in the order given."""
-    rules = rules_for(batch.path, batch.sources)
-    names = agent_names(batch.agents, batch.players)
-    triggers = trigger_names(rules.model)
+    return play_seeds(setup_for(batch), games)
+
+
+def play_seeds(setup: Setup, games: list[tuple[int, int]]) -> list[Outcome]:
+    """`play_chunk` with the batch's setup made already (`--jobs 1` makes it once, then plays
+    its games one at a time)."""
     out: list[Outcome] = []
-    with limits.raised(**batch.limits):
+    with _in_force(setup.limits):
         for index, seed in games:
             try:
-                game, watch = play_game(rules, batch.players, seed, batch.options, batch.agents)
-                out.append(("record", game_record(game, watch, index, seed, names, triggers)))
+                game, watch = play_game(setup, seed)
+                out.append(("record", game_record(game, watch, index, seed, setup.names, setup.triggers)))
             except GameError as err:
                 out.append(("failed", {"game": index, "seed": seed, "error": str(err)}))
     return out
+
+
+def _in_force(wanted: dict[str, int]) -> contextlib.AbstractContextManager:
+    """`limits.raised(**wanted)`, or nothing to do while they are in force already: `--jobs 1`
+    plays a chunk of one game at a time, in the process that put them in force."""
+    if all(getattr(limits.LIMITS, name, None) == value for name, value in wanted.items()):
+        return contextlib.nullcontext()
+    return limits.raised(**wanted)
 
 
 def cores() -> int:
@@ -201,8 +256,9 @@ def outcomes(batch: Batch, first_seed: int, games: int, jobs: int = 1, ray: str 
         yield from _ray_outcomes(batch, first_seed, games, ray)
         return
     if jobs <= 1:
+        setup = setup_for(batch)
         for i in range(games):
-            yield from play_chunk(batch, [(i + 1, first_seed + i)])
+            yield from play_seeds(setup, [(i + 1, first_seed + i)])
         return
     size = chunk_size(games, jobs)
     count = -(-games // size)

@@ -150,6 +150,14 @@ def margins(records: list[dict[str, Any]]) -> list[int]:
     return [m for m in map(margin, records) if m is not None]
 
 
+def _named(by_name: dict[str, Values], name: str) -> Values:
+    """The Values of `name`, new if it has none yet (made only then: a game adds to dozens)."""
+    values = by_name.get(name)
+    if values is None:
+        values = by_name[name] = Values()
+    return values
+
+
 class Tally:
     """A batch's statistics gathered game by game (`add(record)` as each ends): counts, exact
     sums and `Values`, never the records, so the memory stays the same for a million games as
@@ -157,6 +165,7 @@ class Tally:
 
     def __init__(self, players: int) -> None:
         self.players = players
+        self.names = [player_name(p) for p in range(players)]
         self.games = 0
         self.wins = [0] * players
         self.shared = [0] * players
@@ -184,16 +193,18 @@ class Tally:
         winners = r["winners"]
         tied = len(winners) > 1
         self.ties += tied
-        for p in range(self.players):
-            name = player_name(p)
-            self.wins[p] += winners == [name]
+        winner = winners[0] if len(winners) == 1 else None
+        scores = r["scores"]
+        for p, name in enumerate(self.names):
+            self.wins[p] += name == winner
             self.shared[p] += tied and name in winners
-            self.totals[p].add(r["scores"][p])
+            self.totals[p].add(scores[p])
         for p, breakdown in enumerate(r["breakdowns"]):
             self.items.update(dict.fromkeys(breakdown))
             if p < self.players:
+                seat = self.points[p]
                 for item, points in breakdown.items():
-                    self.points[p].setdefault(item, Values()).add(points)
+                    _named(seat, item).add(points)
         self.decisions.add(r["decisions"])
         self.turns.add(r["turns"])
         if r["rounds"] is None:
@@ -218,7 +229,7 @@ class Tally:
             self.first_counts[r["first"]] = self.first_counts.get(r["first"], 0) + 1
             self.first_won += winners == [r["first"]]
         for name, value in r.get("measures", {}).items():
-            self.measures.setdefault(name, Values()).add(value)
+            _named(self.measures, name).add(value)
 
     def seat(self, p: int, agent: str, items: list[str]) -> dict[str, Any]:
         """One seat: outright wins and shared wins apart, its totals' spread, each item's mean."""

@@ -106,9 +106,12 @@ class Program:
     # the generator back end (compiler/flow.py, run by flowplay.py): `flow_main`, made when first
     # asked for; None when these rules play on the block machine only
     flow: object = UNCOMPILED
-    # (action, player, arguments) -> label, for the actions whose label reads no state: the
-    # statistics of `simulate` name every choice taken in a game (balance/records.py)
+    # a log entry ("act", player, action, arguments) -> label, for the actions whose label reads
+    # no state: the statistics of `simulate` name every choice taken in a game (balance/records.py)
     label_cache: dict = attrs.Factory(dict)
+    # what every record of `simulate` names the same way (actions, players, triggers): worked
+    # out on the first record of this program (balance/records.py)
+    record_names: object = None
 
     def shown_label(self, st, c: int) -> str:
         """A component as people see it now: its label, rendered afresh if it reads properties."""
