@@ -252,20 +252,27 @@ def is_cheap(node: Code) -> bool:
 _MISSING = object()
 
 
+def _is_atom(cls: type) -> bool:
+    """A node class without fields or positions (`Load`, `Add`): its nodes hold nothing."""
+    return not cls._fields and not cls._attributes
+
+
 def nodes(node: py.AST) -> Iterator[py.AST]:
-    """Every node of a tree, in no particular order (`ast.walk` without its generators)."""
+    """Every node of a tree, in no particular order (`ast.walk` without its generators). The
+    compiler keeps nothing but fields, positions and its marks on a node, so a node's children
+    are the nodes among its `__dict__`'s values, read without a getattr per field."""
     todo = [node]
     pop, push, extend = todo.pop, todo.append, todo.extend
+    ast_type = py.AST
     while todo:
         n = pop()
-        if not isinstance(n, py.AST):
+        if not isinstance(n, ast_type):
             continue  # a name in `global`, a missing key of a dict
         yield n
-        for field in n._fields:
-            value = getattr(n, field, None)
+        for value in n.__dict__.values():
             if type(value) is list:
                 extend(value)
-            elif isinstance(value, py.AST):
+            elif isinstance(value, ast_type):
                 push(value)
 
 
@@ -301,38 +308,65 @@ def size(node: py.AST) -> int:
 
 
 def count_statements(body: list[py.stmt]) -> int:
-    """Statements in a body, those inside compound ones too (what a block costs to copy)."""
-    return sum(1 for s in body for n in nodes(s) if isinstance(n, py.stmt))
+    """Statements in a body, those inside compound ones too (what a block costs to copy).
+    Statements sit only in the statement lists of statements and handlers, never inside an
+    expression, so only those lists are walked."""
+    count = 0
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, py.stmt):
+            count += 1
+        for field in _STATEMENT_LISTS:
+            inner = getattr(node, field, None)
+            if type(inner) is list:
+                todo.extend(inner)
+    return count
+
+
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 # --- copying ------------------------------------------------------------------
 def clone(node):
     """A copy of a tree (of a list of them): a node may stand in one place only. Nodes without
-    fields or positions (`Load`, `Add`) hold nothing and are shared."""
+    fields or positions (`Load`, `Add`) hold nothing and are shared. Copied field by field
+    through the nodes' `__dict__`s (a field never set stays unset), with the marks of `at` and
+    `operands`; the fastest way Python offers, as fusing blocks copies many."""
     if type(node) is list:
         return [clone(x) for x in node]
     if not isinstance(node, py.AST):
         return node
     cls = node.__class__
-    if not cls._fields and not cls._attributes:
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = cls._fields
+        if _is_atom(cls):
+            _ATOMS.add(cls)
+    if cls in _ATOMS:
         return node
     out = cls.__new__(cls)
-    for field in cls._fields:
-        value = getattr(node, field, _MISSING)
+    source, target = node.__dict__, out.__dict__
+    for field in fields:
+        value = source.get(field, _MISSING)
         if value is _MISSING:
             continue
         if type(value) is list:
             value = [clone(x) for x in value]
         elif isinstance(value, py.AST):
             value = clone(value)
-        setattr(out, field, value)
-    pos = getattr(node, POS, None)
+        target[field] = value
+    pos = source.get(POS)
     if pos is not None:
-        setattr(out, POS, pos)
-    marked = getattr(node, OPERANDS, None)
+        target[POS] = pos
+    marked = source.get(OPERANDS)
     if marked is not None:
-        setattr(out, OPERANDS, marked)
+        target[OPERANDS] = marked
     return out
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}  # per node class: its fields
+_ATOMS: set[type] = set()  # node classes without fields or positions
 
 
 def literal_code(value) -> Code:
@@ -360,67 +394,101 @@ def number_lines(module: py.Module, operand_map: dict | None = None) -> dict[int
     same function). A node found twice is copied: the result is a tree. An operation marked
     with `operands` gets a column of its own, and `operand_map` keeps (line, column) -> its mark:
     Python's positions of the failing instruction find it again."""
-    line_map: dict[int, object] = {}
-    columns = iter(range(2, 1 << 62))
-    seen: set[int] = set()
-    counter = iter(range(1, 1 << 62))
+    return _Numbering(operand_map).number(module)
 
-    def unshare(node):
-        key = id(node)
-        if key in seen:
-            return clone(node)
-        seen.add(key)
-        return node
 
-    def place_field(node: py.AST, field: str, value, line: int) -> None:
-        """`line` for every node in one field of `node` (a copy put in for a node seen before)."""
-        if isinstance(value, list):
-            value[:] = [unshare(v) if isinstance(v, py.AST) else v for v in value]
-            for v in value:
-                if isinstance(v, py.AST):
-                    place(v, line)
-        elif isinstance(value, py.AST):
-            value = unshare(value)
-            setattr(node, field, value)
-            place(value, line)
+class _Numbering:
+    """One pass over the module: statements get lines, the nodes in them their statement's
+    line. Children are visited field by field in order, so marked operations get their columns
+    in the order they are written; nodes that hold nothing (`Load`, `Add`) are skipped."""
 
-    def place(node: py.AST, line: int) -> None:
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if value is not None and (type(value) is list or isinstance(value, py.AST)):
-                place_field(node, field, value, line)
-        if node._attributes:
+    def __init__(self, operand_map: dict | None):
+        self.operand_map = operand_map
+        self.line_map: dict[int, object] = {}
+        self.columns = iter(range(2, 1 << 62))
+        self.counter = iter(range(1, 1 << 62))
+        self.seen: set[int] = set()
+
+    def number(self, module: py.Module) -> dict[int, object]:
+        self.statements(module.body, None)
+        return self.line_map
+
+    def unshared(self, items: list) -> None:
+        """Each node of a list once in the tree: one found before is replaced by a copy."""
+        seen = self.seen
+        for i, node in enumerate(items):
+            if isinstance(node, py.AST) and node.__class__ not in _ATOMS:
+                key = id(node)
+                if key in seen:
+                    items[i] = clone(node)
+                else:
+                    seen.add(key)
+
+    def place(self, node: py.AST, line: int) -> None:
+        """`line` for a node and everything in it (a copy put in for a node seen before)."""
+        cls = node.__class__
+        fields = _FIELDS.get(cls)
+        if fields is None:
+            fields = _FIELDS[cls] = cls._fields
+            if _is_atom(cls):
+                _ATOMS.add(cls)
+        if fields:
+            values = node.__dict__
+            for field in fields:
+                value = values.get(field)
+                if type(value) is list:
+                    self.unshared(value)
+                    for item in value:
+                        if isinstance(item, py.AST) and item.__class__ not in _ATOMS:
+                            self.place(item, line)
+                elif isinstance(value, py.AST) and value.__class__ not in _ATOMS:
+                    key = id(value)
+                    if key in self.seen:
+                        value = values[field] = clone(value)
+                    self.seen.add(id(value))
+                    self.place(value, line)
+        if cls._attributes:
             node.lineno = node.end_lineno = line
-            marked = getattr(node, OPERANDS, None)
-            if marked is not None and operand_map is not None:
-                column = next(columns)
+            marked = node.__dict__.get(OPERANDS)
+            if marked is not None and self.operand_map is not None:
+                column = next(self.columns)
                 node.col_offset, node.end_col_offset = column, column + 1
-                operand_map[(line, column)] = marked
+                self.operand_map[(line, column)] = marked
             else:
                 node.col_offset, node.end_col_offset = 0, 1
 
-    def statements(body: list[py.stmt], last):
-        body[:] = [unshare(s) for s in body]
+    def statements(self, body: list[py.stmt], last):
+        """Number a list of statements, each after the one before; `last` is the position of
+        the nearest rule above, returned as it stands after the list."""
+        self.unshared(body)
         for stmt in body:
-            if isinstance(stmt, py.FunctionDef):
+            function = isinstance(stmt, py.FunctionDef)
+            if function:
                 last = None  # a function starts with no rule above it
             last = getattr(stmt, POS, None) or last
-            line = next(counter)
+            line = next(self.counter)
             if last is not None:
-                line_map[line] = last
+                self.line_map[line] = last
             stmt.lineno = stmt.end_lineno = line
             stmt.col_offset, stmt.end_col_offset = 0, 1
-            for field, value in py.iter_fields(stmt):  # the header's parts on its line, bodies on theirs
-                if isinstance(value, list) and value and isinstance(value[0], py.stmt):
-                    last = statements(value, last)
-                else:
-                    place_field(stmt, field, value, line)
-            if isinstance(stmt, py.FunctionDef):
+            values = stmt.__dict__
+            for field in stmt._fields:  # the header's parts on its line, bodies on theirs
+                value = values.get(field)
+                if type(value) is list and value and isinstance(value[0], py.stmt):
+                    last = self.statements(value, last)
+                elif type(value) is list:
+                    self.unshared(value)
+                    for item in value:
+                        if isinstance(item, py.AST) and item.__class__ not in _ATOMS:
+                            self.place(item, line)
+                elif isinstance(value, py.AST) and value.__class__ not in _ATOMS:
+                    if id(value) in self.seen:
+                        value = values[field] = clone(value)
+                    self.seen.add(id(value))
+                    self.place(value, line)
+            if function:
                 last = None
         return last
-
-    statements(module.body, None)
-    return line_map
 
 
 def walk_statements(body: list[py.stmt]) -> Iterator[list[py.stmt]]:
