@@ -211,6 +211,7 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
             info = self.actions[aid]
             params = [f"a_{q.name}" for q in info.decl.params]
             slots = {info.me_slot: "me", **dict(zip(info.param_slots, params))}
+            body = t.clone(body)  # its own: reading the arguments changes expressions that blocks share
             body = body[:len(head) - 1] + read_arguments(body[len(head) - 1:], slots)
             parts.append(t.function(f"enter_{aid}", ["st", "me", *params], prologue(body, *STATE_ALIASES) + body))
         parts += legal_src + label_src + score_src + self.direct_src + self.precomputed + rank_src

@@ -369,6 +369,35 @@ _FIELDS: dict[type, tuple[str, ...]] = {}  # per node class: its fields
 _ATOMS: set[type] = set()  # node classes without fields or positions
 
 
+def copy_statements(body: list[py.stmt]) -> list[py.stmt]:
+    """A copy of a body's statements and of the statement lists inside them, sharing their
+    expressions: what fusing blocks changes (which statements stand in which list, and the
+    rule each is marked with) is copied, and nothing else. The passes after fusion change a
+    shared expression the same way wherever it stands; numbering the lines copies it."""
+    return [_copy_statement(stmt) for stmt in body]
+
+
+def _copy_statement(stmt: py.stmt) -> py.stmt:
+    cls = stmt.__class__
+    out = cls.__new__(cls)
+    source, target = stmt.__dict__, out.__dict__
+    for field in cls._fields:
+        value = source.get(field, _MISSING)
+        if value is _MISSING:
+            continue
+        if type(value) is list:  # a list of its own: numbering puts copies in it
+            value = [_copy_statement(s) if isinstance(s, py.stmt) else clone(s) for s in value] \
+                if field in _BODIES else list(value)
+        target[field] = value
+    pos = source.get(POS)
+    if pos is not None:
+        target[POS] = pos
+    return out
+
+
+_BODIES = frozenset(("body", "orelse", "finalbody"))  # the statement lists of a statement
+
+
 def literal_code(value) -> Code:
     """Code giving a value of the rules (a number, a text, none, a flag, a list or a range)."""
     if isinstance(value, (list, tuple)):
@@ -424,6 +453,62 @@ class _Numbering:
                 else:
                     seen.add(key)
 
+    def place_all(self, items: list, line: int) -> None:
+        """`line` for the nodes of a list, those seen before replaced by placed copies (all
+        are told apart first, as a node may stand both in the list and inside one of its items)."""
+        seen = self.seen
+        copies = []
+        for i, node in enumerate(items):
+            if isinstance(node, py.AST) and node.__class__ not in _ATOMS:
+                key = id(node)
+                if key in seen:
+                    copies.append(i)
+                else:
+                    seen.add(key)
+        for i, node in enumerate(items):
+            if copies and i == copies[0]:
+                copies.pop(0)
+                items[i] = self.placed_copy(node, line)
+            elif isinstance(node, py.AST) and node.__class__ not in _ATOMS:
+                self.place(node, line)
+
+    def placed_copy(self, node: py.AST, line: int) -> py.AST:
+        """`clone(node)` with `line` placed in it, in one walk (what `place` does to a copy)."""
+        cls = node.__class__
+        fields = _FIELDS.get(cls)
+        if fields is None:
+            fields = _FIELDS[cls] = cls._fields
+            if _is_atom(cls):
+                _ATOMS.add(cls)
+        if cls in _ATOMS:
+            return node
+        out = cls.__new__(cls)
+        source, target = node.__dict__, out.__dict__
+        for field in fields:
+            value = source.get(field, _MISSING)
+            if value is _MISSING:
+                continue
+            if type(value) is list:
+                value = [self.placed_copy(x, line) if isinstance(x, py.AST) else x for x in value]
+            elif isinstance(value, py.AST):
+                value = self.placed_copy(value, line)
+            target[field] = value
+        pos = source.get(POS)
+        if pos is not None:
+            target[POS] = pos
+        marked = source.get(OPERANDS)
+        if marked is not None:
+            target[OPERANDS] = marked
+        if cls._attributes:
+            target["lineno"] = target["end_lineno"] = line
+            if marked is not None and self.operand_map is not None:
+                column = next(self.columns)
+                target["col_offset"], target["end_col_offset"] = column, column + 1
+                self.operand_map[(line, column)] = marked
+            else:
+                target["col_offset"], target["end_col_offset"] = 0, 1
+        return out
+
     def place(self, node: py.AST, line: int) -> None:
         """`line` for a node and everything in it (a copy put in for a node seen before)."""
         cls = node.__class__
@@ -437,16 +522,14 @@ class _Numbering:
             for field in fields:
                 value = values.get(field)
                 if type(value) is list:
-                    self.unshared(value)
-                    for item in value:
-                        if isinstance(item, py.AST) and item.__class__ not in _ATOMS:
-                            self.place(item, line)
+                    self.place_all(value, line)
                 elif isinstance(value, py.AST) and value.__class__ not in _ATOMS:
                     key = id(value)
                     if key in self.seen:
-                        value = values[field] = clone(value)
-                    self.seen.add(id(value))
-                    self.place(value, line)
+                        values[field] = self.placed_copy(value, line)
+                    else:
+                        self.seen.add(key)
+                        self.place(value, line)
         if cls._attributes:
             node.lineno = node.end_lineno = line
             marked = node.__dict__.get(OPERANDS)
@@ -477,15 +560,13 @@ class _Numbering:
                 if type(value) is list and value and isinstance(value[0], py.stmt):
                     last = self.statements(value, last)
                 elif type(value) is list:
-                    self.unshared(value)
-                    for item in value:
-                        if isinstance(item, py.AST) and item.__class__ not in _ATOMS:
-                            self.place(item, line)
+                    self.place_all(value, line)
                 elif isinstance(value, py.AST) and value.__class__ not in _ATOMS:
                     if id(value) in self.seen:
-                        value = values[field] = clone(value)
-                    self.seen.add(id(value))
-                    self.place(value, line)
+                        values[field] = self.placed_copy(value, line)
+                    else:
+                        self.seen.add(id(value))
+                        self.place(value, line)
             if function:
                 last = None
         return last

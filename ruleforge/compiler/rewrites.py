@@ -376,7 +376,7 @@ def fuse_blocks(blocks: list[list[py.stmt]]) -> list[list[py.stmt]]:
     fused = []
     for i, body in enumerate(blocks):
         done = {i}
-        body = t.clone(body)
+        body = t.copy_statements(body)
         size = sizes[i]
         changed = True
         while changed and size < MAX_FUSED_STATEMENTS:
@@ -387,7 +387,7 @@ def fuse_blocks(blocks: list[list[py.stmt]]) -> list[list[py.stmt]]:
                 for stmt in stmts:
                     k = _jump(stmt)
                     if k is not None and k not in done and before + sizes[k] <= MAX_FUSED_STATEMENTS:
-                        out.extend(t.clone(blocks[k]))
+                        out.extend(t.copy_statements(blocks[k]))
                         done.add(k)
                         size += sizes[k] - 1
                         changed = True
