@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast as py
 import functools
+import gc
 import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -121,7 +122,8 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
     # --- compile all -------------------------------------------------------------------
     def compile(self) -> Program | None:
         try:
-            return self.compile_all()
+            with collector_paused():
+                return self.compile_all()
         except (SyntaxError, RecursionError, MemoryError) as err:  # rules nested deeper than Python copes with
             raise RulesError([self.too_complex(err)], self.ck.sources) from None
 
@@ -393,6 +395,22 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         body = self.cx(d.body, env)
         return t.function(f"d_{d.name}", ["st", *(f"a_{p.name}" for p in d.params)],
                           state_aliases() + [t.ret(body)])
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a program is compiled: the compiler makes some
+    hundred thousand nodes, none in a cycle, and the collector would walk every live one again
+    and again (a quarter of the time). Its limits on code made bound the memory this leaves
+    to the collector, which runs again as soon as compiling ends."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def compile_program(checker: Checker, players: int, options: dict | None = None,

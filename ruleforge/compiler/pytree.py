@@ -366,7 +366,9 @@ def clone(node):
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}  # per node class: its fields
-_ATOMS: set[type] = set()  # node classes without fields or positions
+# node classes without fields or positions (contexts, operators)
+_ATOMS: set[type] = {cls for cls in vars(py).values()
+                     if isinstance(cls, type) and issubclass(cls, py.AST) and _is_atom(cls)}
 
 
 def copy_statements(body: list[py.stmt]) -> list[py.stmt]:
@@ -475,24 +477,21 @@ class _Numbering:
     def placed_copy(self, node: py.AST, line: int) -> py.AST:
         """`clone(node)` with `line` placed in it, in one walk (what `place` does to a copy)."""
         cls = node.__class__
-        fields = _FIELDS.get(cls)
-        if fields is None:
-            fields = _FIELDS[cls] = cls._fields
-            if _is_atom(cls):
-                _ATOMS.add(cls)
         if cls in _ATOMS:
             return node
         out = cls.__new__(cls)
         source, target = node.__dict__, out.__dict__
-        for field in fields:
+        copy, atoms, ast_type = self.placed_copy, _ATOMS, py.AST
+        for field in cls._fields:
             value = source.get(field, _MISSING)
             if value is _MISSING:
                 continue
             if type(value) is list:
-                value = [self.placed_copy(x, line) if isinstance(x, py.AST) else x for x in value]
-            elif isinstance(value, py.AST):
-                value = self.placed_copy(value, line)
-            target[field] = value
+                target[field] = [copy(x, line) if isinstance(x, ast_type) else x for x in value]
+            elif isinstance(value, ast_type) and value.__class__ not in atoms:
+                target[field] = copy(value, line)
+            else:
+                target[field] = value
         pos = source.get(POS)
         if pos is not None:
             target[POS] = pos
@@ -506,7 +505,8 @@ class _Numbering:
                 target["col_offset"], target["end_col_offset"] = column, column + 1
                 self.operand_map[(line, column)] = marked
             else:
-                target["col_offset"], target["end_col_offset"] = 0, 1
+                target["col_offset"] = 0
+                target["end_col_offset"] = 1
         return out
 
     def place(self, node: py.AST, line: int) -> None:
