@@ -280,6 +280,30 @@ def names_in(node: py.AST) -> set[str]:
     return {n.id for n in nodes(node) if type(n) is py.Name}
 
 
+def names_among(body: list[py.stmt], wanted: set[str]) -> set[str]:
+    """Which of the names `wanted` a body reads or sets, walking it only until all are found."""
+    found: set[str] = set()
+    todo: list = list(body)
+    pop, push, extend = todo.pop, todo.append, todo.extend
+    ast_type, name_type = py.AST, py.Name
+    while todo:
+        n = pop()
+        if type(n) is name_type:
+            if n.id in wanted:
+                found.add(n.id)
+                if len(found) == len(wanted):
+                    break
+            continue
+        if not isinstance(n, ast_type):
+            continue
+        for value in n.__dict__.values():
+            if type(value) is list:
+                extend(value)
+            elif isinstance(value, ast_type):
+                push(value)
+    return found
+
+
 def draws(node: py.AST) -> bool:
     """Whether code draws at random (each copy of it would draw anew)."""
     return any(type(n) is py.Name and n.id.startswith("rand_") for n in nodes(node))

@@ -433,9 +433,7 @@ def read_arguments(body: list[py.stmt], slots: dict[int, str]) -> list[py.stmt]:
 
 def prologue(body: list[py.stmt], *aliases: tuple[str, str, str]) -> list[py.stmt]:
     """Local aliases (Z = st.z, ...) for just the state lists a block uses."""
-    used: set[str] = set()
-    for stmt in body:
-        used |= t.names_in(stmt)
+    used = t.names_among(body, {alias for alias, _, _ in aliases})
     return [t.assign(alias, t.attr(base, field)) for alias, base, field in aliases if alias in used]
 
 
