@@ -23,7 +23,16 @@ from .folding import fold_constants
 from .layout import LayoutCompiler
 from .nones import NoneSafeAttributes
 from .program import ActionInfo, Env, Program
-from .rewrites import STATE_ALIASES, fuse_blocks, group_by_first, prologue, read_arguments, reads_state, state_aliases
+from .rewrites import (
+    STATE_ALIASES,
+    fuse_blocks,
+    fused_prologues,
+    group_by_first,
+    prologue,
+    read_arguments,
+    reads_state,
+    state_aliases,
+)
 from .scoring import ScoringCompiler
 from .statements import StatementCompiler
 
@@ -207,9 +216,10 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
                   for body in self.blocks]
         # entry functions ride along as extra blocks, so fusion pastes their first block in
         fused = fuse_blocks(bodies + [head for _, head in self.entries])
-        for i, body in enumerate(fused[:len(bodies)]):
-            parts.append(t.function(f"b{i}", ["st"], prologue(body, *STATE_ALIASES) + body))
-        for (aid, head), body in zip(self.entries, fused[len(bodies):]):
+        heads = fused_prologues(bodies, fused[:len(bodies)], *STATE_ALIASES)
+        for i, ((body, _), head) in enumerate(zip(fused, heads)):
+            parts.append(t.function(f"b{i}", ["st"], head + body))
+        for (aid, head), (body, _) in zip(self.entries, fused[len(bodies):]):
             info = self.actions[aid]
             params = [f"a_{q.name}" for q in info.decl.params]
             slots = {info.me_slot: "me", **dict(zip(info.param_slots, params))}

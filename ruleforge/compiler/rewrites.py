@@ -5,6 +5,7 @@ Python `ast` nodes (pytree), never on text, so the compiler can stay about the r
 from __future__ import annotations
 
 import ast as py
+from typing import NamedTuple
 
 import attrs
 
@@ -365,12 +366,19 @@ def _jump(stmt: py.stmt) -> int | None:
     return None
 
 
-def fuse_blocks(blocks: list[list[py.stmt]]) -> list[list[py.stmt]]:
+class Fused(NamedTuple):
+    body: list[py.stmt]
+    blocks: set[int]  # the blocks whose statements it holds: its own and those pasted in
+
+
+def fuse_blocks(blocks: list[list[py.stmt]]) -> list[Fused]:
     """Inline jump targets into the blocks that jump to them.
 
     A block that ends in `return K` continues with block K; putting K's statements in its
     place saves a call per step. Each block inlines a given target at most once (no cycles)
-    and stops growing past MAX_FUSED_STATEMENTS.
+    and stops growing past MAX_FUSED_STATEMENTS. The bodies made share their expressions
+    with `blocks` (only statements are copied): what changes them afterwards changes a shared
+    one alike everywhere (folding) or copies it first (numbering the lines).
     """
     sizes = [t.count_statements(body) for body in blocks]
     fused = []
@@ -394,8 +402,18 @@ def fuse_blocks(blocks: list[list[py.stmt]]) -> list[list[py.stmt]]:
                     else:
                         out.append(stmt)
                 stmts[:] = out
-        fused.append(body)
+        fused.append(Fused(body, done))
     return fused
+
+
+def fused_prologues(blocks: list[list[py.stmt]], fused: list[Fused],
+                    *aliases: tuple[str, str, str]) -> list[list[py.stmt]]:
+    """`prologue` of each fused body, from the names of the blocks it holds: a fused body
+    holds every statement of those blocks but the `return K`s replaced (which name nothing),
+    so each block is walked once rather than once per block it was pasted into."""
+    wanted = {alias for alias, _, _ in aliases}
+    names = [t.names_among(body, wanted) for body in blocks]
+    return [_aliases(set().union(*(names[k] for k in f.blocks)), aliases) for f in fused]
 
 
 class _SlotWrites(py.NodeVisitor):
@@ -433,7 +451,10 @@ def read_arguments(body: list[py.stmt], slots: dict[int, str]) -> list[py.stmt]:
 
 def prologue(body: list[py.stmt], *aliases: tuple[str, str, str]) -> list[py.stmt]:
     """Local aliases (Z = st.z, ...) for just the state lists a block uses."""
-    used = t.names_among(body, {alias for alias, _, _ in aliases})
+    return _aliases(t.names_among(body, {alias for alias, _, _ in aliases}), aliases)
+
+
+def _aliases(used: set[str], aliases: tuple[tuple[str, str, str], ...]) -> list[py.stmt]:
     return [t.assign(alias, t.attr(base, field)) for alias, base, field in aliases if alias in used]
 
 
