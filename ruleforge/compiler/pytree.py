@@ -596,6 +596,24 @@ class _Numbering:
         return last
 
 
+def statement_lists(body: list[py.stmt]) -> list[list[py.stmt]]:
+    """Every list of statements in a body, the body itself first: `walk_statements` as a list,
+    made in one loop (fusing blocks asks for it at every round)."""
+    out: list[list[py.stmt]] = []
+    todo = [body]
+    while todo:
+        stmts = todo.pop()
+        out.append(stmts)
+        inner = [found for stmt in stmts if stmt.__class__ in _COMPOUND
+                 for field in ("body", "orelse", "finalbody") if (found := getattr(stmt, field, None))]
+        todo.extend(reversed(inner))
+    return out
+
+
+_COMPOUND = frozenset((py.If, py.For, py.While, py.FunctionDef, py.With, py.Try, py.AsyncFor, py.AsyncWith,
+                       py.AsyncFunctionDef, py.ClassDef, py.TryStar))
+
+
 def walk_statements(body: list[py.stmt]) -> Iterator[list[py.stmt]]:
     """Every list of statements in a body, the body itself first."""
     yield body

@@ -360,7 +360,7 @@ def count_names(e: ast.Expr) -> dict[str, int]:
 
 def _jump(stmt: py.stmt) -> int | None:
     """The block a `return K` goes on to."""
-    if isinstance(stmt, py.Return) and stmt.value is not None:
+    if stmt.__class__ is py.Return and stmt.value is not None:
         value = t.int_value(stmt.value)
         return value if value is not None and value >= 0 else None
     return None
@@ -390,7 +390,9 @@ def fuse_blocks(blocks: list[list[py.stmt]]) -> list[Fused]:
         while changed and size < MAX_FUSED_STATEMENTS:
             changed = False
             before = size
-            for stmts in list(t.walk_statements(body)):
+            for stmts in t.statement_lists(body):
+                if not any(stmt.__class__ is py.Return for stmt in stmts):
+                    continue
                 out = []
                 for stmt in stmts:
                     k = _jump(stmt)
