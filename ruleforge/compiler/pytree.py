@@ -390,6 +390,8 @@ def clone(node):
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}  # per node class: its fields
+# the commonest nodes, whose fields never hold a node that needs copying (a name's context is shared)
+_LEAVES = frozenset((py.Name, py.Constant))
 # node classes without fields or positions (contexts, operators)
 _ATOMS: set[type] = {cls for cls in vars(py).values()
                      if isinstance(cls, type) and issubclass(cls, py.AST) and _is_atom(cls)}
@@ -505,6 +507,18 @@ class _Numbering:
             return node
         out = cls.__new__(cls)
         source, target = node.__dict__, out.__dict__
+        if cls in _LEAVES:  # nothing in it to copy: its entries as they are, the line below
+            target.update(source)
+            marked = source.get(OPERANDS)
+            if marked is not None and self.operand_map is not None:
+                column = next(self.columns)
+                target["col_offset"], target["end_col_offset"] = column, column + 1
+                self.operand_map[(line, column)] = marked
+            else:
+                target["col_offset"] = 0
+                target["end_col_offset"] = 1
+            target["lineno"] = target["end_lineno"] = line
+            return out
         copy, atoms, ast_type = self.placed_copy, _ATOMS, py.AST
         for field in cls._fields:
             value = source.get(field, _MISSING)
