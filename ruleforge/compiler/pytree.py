@@ -276,6 +276,19 @@ def nodes(node: py.AST) -> Iterator[py.AST]:
                 push(value)
 
 
+def children(node: py.AST) -> list[py.AST]:
+    """The nodes directly in a node, field by field (`ast.iter_child_nodes`, as a list)."""
+    out: list[py.AST] = []
+    values = node.__dict__
+    for field in node._fields:
+        value = values.get(field)
+        if type(value) is list:
+            out.extend(item for item in value if isinstance(item, py.AST))
+        elif isinstance(value, py.AST):
+            out.append(value)
+    return out
+
+
 def names_in(node: py.AST) -> set[str]:
     return {n.id for n in nodes(node) if type(n) is py.Name}
 
