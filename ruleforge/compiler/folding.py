@@ -51,13 +51,15 @@ class _Folder:
         if done is not None:
             return done[1]
         values = node.__dict__
+        folded = self.folded
         for field in node._fields:
             old = values.get(field)
             if type(old) is list:
                 if old:
                     self.fold_list(old)
             elif isinstance(old, py.AST) and old._fields:
-                new = self.fold(old)
+                done = folded.get(id(old))  # (looked up here too: a shared part costs no call)
+                new = self.fold(old) if done is None else done[1]
                 if new is not old:
                     values[field] = new
         rule = _RULES.get(node.__class__)
@@ -68,9 +70,11 @@ class _Folder:
     def fold_list(self, items: list) -> None:
         out = []
         changed = False
+        folded = self.folded
         for item in items:
             if isinstance(item, py.AST) and item._fields:
-                new = self.fold(item)
+                done = folded.get(id(item))
+                new = self.fold(item) if done is None else done[1]
                 if new is not item:
                     changed = True
                     if type(new) is list:

@@ -327,7 +327,15 @@ def calls(node: py.AST, fname: str) -> bool:
 
 
 def same(a: py.AST, b: py.AST) -> bool:
-    return py.dump(a) == py.dump(b)
+    """Whether two pieces of code are alike: what `ast.dump` writes of them is the same (a
+    value compared as its repr, so `1` is not `True`), found without writing either out."""
+    if a.__class__ is not b.__class__:
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if not isinstance(a, py.AST):
+        return repr(a) == repr(b)
+    return all(same(getattr(a, field, None), getattr(b, field, None)) for field in a._fields)
 
 
 def depth(node: py.AST) -> int:
