@@ -377,22 +377,17 @@ def clone(node):
     """A copy of a tree (of a list of them): a node may stand in one place only. Nodes without
     fields or positions (`Load`, `Add`) hold nothing and are shared. Copied field by field
     through the nodes' `__dict__`s (a field never set stays unset), with the marks of `at` and
-    `operands`; the fastest way Python offers, as fusing blocks copies many."""
+    `operands`: no getattr or setattr per field, as the compiler copies many nodes."""
     if type(node) is list:
         return [clone(x) for x in node]
     if not isinstance(node, py.AST):
         return node
     cls = node.__class__
-    fields = _FIELDS.get(cls)
-    if fields is None:
-        fields = _FIELDS[cls] = cls._fields
-        if _is_atom(cls):
-            _ATOMS.add(cls)
     if cls in _ATOMS:
         return node
     out = cls.__new__(cls)
     source, target = node.__dict__, out.__dict__
-    for field in fields:
+    for field in cls._fields:
         value = source.get(field, _MISSING)
         if value is _MISSING:
             continue
@@ -410,7 +405,6 @@ def clone(node):
     return out
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}  # per node class: its fields
 # the commonest nodes, whose fields never hold a node that needs copying (a name's context is shared)
 _LEAVES = frozenset((py.Name, py.Constant))
 # node classes without fields or positions (contexts, operators)
@@ -506,17 +500,16 @@ class _Numbering:
         """`line` for the nodes of a list, those seen before replaced by placed copies (all
         are told apart first, as a node may stand both in the list and inside one of its items)."""
         seen = self.seen
-        copies = []
+        copies = set()
         for i, node in enumerate(items):
             if isinstance(node, py.AST) and node.__class__ not in _ATOMS:
                 key = id(node)
                 if key in seen:
-                    copies.append(i)
+                    copies.add(i)
                 else:
                     seen.add(key)
         for i, node in enumerate(items):
-            if copies and i == copies[0]:
-                copies.pop(0)
+            if i in copies:
                 items[i] = self.placed_copy(node, line)
             elif isinstance(node, py.AST) and node.__class__ not in _ATOMS:
                 self.place(node, line)
@@ -571,14 +564,9 @@ class _Numbering:
     def place(self, node: py.AST, line: int) -> None:
         """`line` for a node and everything in it (a copy put in for a node seen before)."""
         cls = node.__class__
-        fields = _FIELDS.get(cls)
-        if fields is None:
-            fields = _FIELDS[cls] = cls._fields
-            if _is_atom(cls):
-                _ATOMS.add(cls)
-        if fields:
+        if cls._fields:
             values = node.__dict__
-            for field in fields:
+            for field in cls._fields:
                 value = values.get(field)
                 if type(value) is list:
                     self.place_all(value, line)
