@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast as py
 import functools
+import gc
 import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +23,16 @@ from .folding import fold_constants
 from .layout import LayoutCompiler
 from .nones import NoneSafeAttributes
 from .program import ActionInfo, Env, Program
-from .rewrites import STATE_ALIASES, fuse_blocks, group_by_first, prologue, read_arguments, reads_state, state_aliases
+from .rewrites import (
+    STATE_ALIASES,
+    fuse_blocks,
+    fused_prologues,
+    group_by_first,
+    prologue,
+    read_arguments,
+    reads_state,
+    state_aliases,
+)
 from .scoring import ScoringCompiler
 from .statements import StatementCompiler
 
@@ -121,7 +131,8 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
     # --- compile all -------------------------------------------------------------------
     def compile(self) -> Program | None:
         try:
-            return self.compile_all()
+            with collector_paused():
+                return self.compile_all()
         except (SyntaxError, RecursionError, MemoryError) as err:  # rules nested deeper than Python copes with
             raise RulesError([self.too_complex(err)], self.ck.sources) from None
 
@@ -205,12 +216,14 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
                   for body in self.blocks]
         # entry functions ride along as extra blocks, so fusion pastes their first block in
         fused = fuse_blocks(bodies + [head for _, head in self.entries])
-        for i, body in enumerate(fused[:len(bodies)]):
-            parts.append(t.function(f"b{i}", ["st"], prologue(body, *STATE_ALIASES) + body))
-        for (aid, head), body in zip(self.entries, fused[len(bodies):]):
+        heads = fused_prologues(bodies, fused[:len(bodies)], *STATE_ALIASES)
+        for i, ((body, _), head) in enumerate(zip(fused, heads)):
+            parts.append(t.function(f"b{i}", ["st"], head + body))
+        for (aid, head), (body, _) in zip(self.entries, fused[len(bodies):]):
             info = self.actions[aid]
             params = [f"a_{q.name}" for q in info.decl.params]
             slots = {info.me_slot: "me", **dict(zip(info.param_slots, params))}
+            body = t.clone(body)  # its own: reading the arguments changes expressions that blocks share
             body = body[:len(head) - 1] + read_arguments(body[len(head) - 1:], slots)
             parts.append(t.function(f"enter_{aid}", ["st", "me", *params], prologue(body, *STATE_ALIASES) + body))
         parts += legal_src + label_src + score_src + self.direct_src + self.precomputed + rank_src
@@ -392,6 +405,22 @@ class Compiler(LayoutCompiler, StatementCompiler, ActionCompiler, ScoringCompile
         body = self.cx(d.body, env)
         return t.function(f"d_{d.name}", ["st", *(f"a_{p.name}" for p in d.params)],
                           state_aliases() + [t.ret(body)])
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a program is compiled: the compiler makes some
+    hundred thousand nodes, none in a cycle, and the collector would walk every live one again
+    and again (a quarter of the time). Its limits on code made bound the memory this leaves
+    to the collector, which runs again as soon as compiling ends."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def compile_program(checker: Checker, players: int, options: dict | None = None,

@@ -46,7 +46,7 @@ def lift_invariants(cond: t.Code, variables: list[str], depth: int,
     class Lift(py.NodeTransformer):
         def generic_visit(self, node: py.AST) -> py.AST:
             if isinstance(node, py.expr) and _costly(node) and not (_names(node) - _bound_names(node)) & local \
-                    and not any(isinstance(n, (py.NamedExpr, py.Lambda)) for n in py.walk(node)):
+                    and not any(isinstance(n, (py.NamedExpr, py.Lambda)) for n in t.nodes(node)):
                 at = uses(node, variables)
                 if at < depth:
                     name = fresh()
@@ -69,12 +69,12 @@ def costly_source(code: t.Code) -> bool:
     a scan of a grid), where a range or a zone's own list costs nothing to go through again."""
     return any(isinstance(n, (py.ListComp, py.GeneratorExp, py.SetComp))
                or isinstance(n, py.Call) and isinstance(n.func, py.Name) and n.func.id in SCANS
-               for n in py.walk(code))
+               for n in t.nodes(code))
 
 
 def costly_part(code: t.Code) -> bool:
     """Whether an expression's code is worth computing once rather than several times."""
-    return _costly(code) and not any(isinstance(n, (py.NamedExpr, py.Lambda)) for n in py.walk(code))
+    return _costly(code) and not any(isinstance(n, (py.NamedExpr, py.Lambda)) for n in t.nodes(code))
 
 
 def _costly(node: py.expr) -> bool:
@@ -86,18 +86,18 @@ def _costly(node: py.expr) -> bool:
         return False
     if isinstance(node, py.Call) and isinstance(node.func, py.Name) and node.func.id in SCANS:
         return True
-    return sum(1 for _ in py.walk(node)) >= MIN_NODES
+    return sum(1 for _ in t.nodes(node)) >= MIN_NODES
 
 
 def _names(node: py.AST) -> set[str]:
-    return {n.id for n in py.walk(node) if isinstance(n, py.Name)}
+    return {n.id for n in t.nodes(node) if isinstance(n, py.Name)}
 
 
 def _bound_names(tree: py.AST) -> set[str]:
     """Names a condition binds itself (comprehension variables, `:=` targets, lambda
     arguments): a part reading one of them belongs where it is."""
     out: set[str] = set()
-    for node in py.walk(tree):
+    for node in t.nodes(tree):
         if isinstance(node, py.comprehension):
             out |= _names(node.target)
         elif isinstance(node, py.NamedExpr):
@@ -121,7 +121,7 @@ def share_repeated(code: t.Code, fresh: Callable[[], str]) -> tuple[t.Code, list
     a box (`name = []` before the statement) or fills it. Returns the new code and the box
     names; unchanged when nothing repeats. Copies inside a generator that binds a name the part
     reads are another value: they stay."""
-    if t.draws(code) or any(isinstance(n, (py.NamedExpr, py.Lambda)) for n in py.walk(code)):
+    if t.draws(code) or any(isinstance(n, (py.NamedExpr, py.Lambda)) for n in t.nodes(code)):
         return code, []
     tree = py.Expression(t.clone(code))
     boxes: list[str] = []
@@ -207,7 +207,7 @@ class _Facts:
         size, names, bound, collects = 1, set(), set(), False
         if isinstance(node, py.Name):
             names.add(node.id)
-        for child in py.iter_child_nodes(node):
+        for child in t.children(node):
             sub = self.of(child)
             size += sub.size
             names |= sub.names
@@ -264,7 +264,7 @@ def _occurrences(node: py.AST, outer: frozenset, boxes: list[str]) -> Iterator[t
     if isinstance(node, py.expr):
         yield node, outer
     if isinstance(node, (py.ListComp, py.GeneratorExp, py.SetComp, py.DictComp)):
-        inner = outer | {n.id for g in node.generators for n in py.walk(g.target) if isinstance(n, py.Name)}
+        inner = outer | {n.id for g in node.generators for n in t.nodes(g.target) if isinstance(n, py.Name)}
         for i, gen in enumerate(node.generators):
             # the first source is worked out outside the generator, the others inside it
             yield from _occurrences(gen.iter, outer if i == 0 else inner, boxes)
@@ -274,7 +274,7 @@ def _occurrences(node: py.AST, outer: frozenset, boxes: list[str]) -> Iterator[t
         for part in parts:
             yield from _occurrences(part, inner, boxes)
         return
-    for child in py.iter_child_nodes(node):
+    for child in t.children(node):
         yield from _occurrences(child, outer, boxes)
 
 

@@ -252,25 +252,69 @@ def is_cheap(node: Code) -> bool:
 _MISSING = object()
 
 
+def _is_atom(cls: type) -> bool:
+    """A node class without fields or positions (`Load`, `Add`): its nodes hold nothing."""
+    return not cls._fields and not cls._attributes
+
+
 def nodes(node: py.AST) -> Iterator[py.AST]:
-    """Every node of a tree, in no particular order (`ast.walk` without its generators)."""
+    """Every node of a tree, in no particular order (`ast.walk` without its generators). The
+    compiler keeps nothing but fields, positions and its marks on a node, so a node's children
+    are the nodes among its `__dict__`'s values, read without a getattr per field."""
     todo = [node]
     pop, push, extend = todo.pop, todo.append, todo.extend
+    ast_type = py.AST
     while todo:
         n = pop()
-        if not isinstance(n, py.AST):
+        if not isinstance(n, ast_type):
             continue  # a name in `global`, a missing key of a dict
         yield n
-        for field in n._fields:
-            value = getattr(n, field, None)
+        for value in n.__dict__.values():
             if type(value) is list:
                 extend(value)
-            elif isinstance(value, py.AST):
+            elif isinstance(value, ast_type):
                 push(value)
+
+
+def children(node: py.AST) -> list[py.AST]:
+    """The nodes directly in a node, field by field (`ast.iter_child_nodes`, as a list)."""
+    out: list[py.AST] = []
+    values = node.__dict__
+    for field in node._fields:
+        value = values.get(field)
+        if type(value) is list:
+            out.extend(item for item in value if isinstance(item, py.AST))
+        elif isinstance(value, py.AST):
+            out.append(value)
+    return out
 
 
 def names_in(node: py.AST) -> set[str]:
     return {n.id for n in nodes(node) if type(n) is py.Name}
+
+
+def names_among(body: list[py.stmt], wanted: set[str]) -> set[str]:
+    """Which of the names `wanted` a body reads or sets, walking it only until all are found."""
+    found: set[str] = set()
+    todo: list = list(body)
+    pop, push, extend = todo.pop, todo.append, todo.extend
+    ast_type, name_type = py.AST, py.Name
+    while todo:
+        n = pop()
+        if type(n) is name_type:
+            if n.id in wanted:
+                found.add(n.id)
+                if len(found) == len(wanted):
+                    break
+            continue
+        if not isinstance(n, ast_type):
+            continue
+        for value in n.__dict__.values():
+            if type(value) is list:
+                extend(value)
+            elif isinstance(value, ast_type):
+                push(value)
+    return found
 
 
 def draws(node: py.AST) -> bool:
@@ -283,7 +327,15 @@ def calls(node: py.AST, fname: str) -> bool:
 
 
 def same(a: py.AST, b: py.AST) -> bool:
-    return py.dump(a) == py.dump(b)
+    """Whether two pieces of code are alike: what `ast.dump` writes of them is the same (a
+    value compared as its repr, so `1` is not `True`), found without writing either out."""
+    if a.__class__ is not b.__class__:
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if not isinstance(a, py.AST):
+        return repr(a) == repr(b)
+    return all(same(getattr(a, field, None), getattr(b, field, None)) for field in a._fields)
 
 
 def depth(node: py.AST) -> int:
@@ -301,38 +353,92 @@ def size(node: py.AST) -> int:
 
 
 def count_statements(body: list[py.stmt]) -> int:
-    """Statements in a body, those inside compound ones too (what a block costs to copy)."""
-    return sum(1 for s in body for n in nodes(s) if isinstance(n, py.stmt))
+    """Statements in a body, those inside compound ones too (what a block costs to copy).
+    Statements sit only in the statement lists of statements and handlers, never inside an
+    expression, so only those lists are walked."""
+    count = 0
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, py.stmt):
+            count += 1
+        for field in _STATEMENT_LISTS:
+            inner = getattr(node, field, None)
+            if type(inner) is list:
+                todo.extend(inner)
+    return count
+
+
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 # --- copying ------------------------------------------------------------------
 def clone(node):
     """A copy of a tree (of a list of them): a node may stand in one place only. Nodes without
-    fields or positions (`Load`, `Add`) hold nothing and are shared."""
+    fields or positions (`Load`, `Add`) hold nothing and are shared. Copied field by field
+    through the nodes' `__dict__`s (a field never set stays unset), with the marks of `at` and
+    `operands`: no getattr or setattr per field, as the compiler copies many nodes."""
     if type(node) is list:
         return [clone(x) for x in node]
     if not isinstance(node, py.AST):
         return node
     cls = node.__class__
-    if not cls._fields and not cls._attributes:
+    if cls in _ATOMS:
         return node
     out = cls.__new__(cls)
+    source, target = node.__dict__, out.__dict__
     for field in cls._fields:
-        value = getattr(node, field, _MISSING)
+        value = source.get(field, _MISSING)
         if value is _MISSING:
             continue
         if type(value) is list:
             value = [clone(x) for x in value]
         elif isinstance(value, py.AST):
             value = clone(value)
-        setattr(out, field, value)
-    pos = getattr(node, POS, None)
+        target[field] = value
+    pos = source.get(POS)
     if pos is not None:
-        setattr(out, POS, pos)
-    marked = getattr(node, OPERANDS, None)
+        target[POS] = pos
+    marked = source.get(OPERANDS)
     if marked is not None:
-        setattr(out, OPERANDS, marked)
+        target[OPERANDS] = marked
     return out
+
+
+# the commonest nodes, whose fields never hold a node that needs copying (a name's context is shared)
+_LEAVES = frozenset((py.Name, py.Constant))
+# node classes without fields or positions (contexts, operators)
+_ATOMS: set[type] = {cls for cls in vars(py).values()
+                     if isinstance(cls, type) and issubclass(cls, py.AST) and _is_atom(cls)}
+
+
+def copy_statements(body: list[py.stmt]) -> list[py.stmt]:
+    """A copy of a body's statements and of the statement lists inside them, sharing their
+    expressions: what fusing blocks changes (which statements stand in which list, and the
+    rule each is marked with) is copied, and nothing else. The passes after fusion change a
+    shared expression the same way wherever it stands; numbering the lines copies it."""
+    return [_copy_statement(stmt) for stmt in body]
+
+
+def _copy_statement(stmt: py.stmt) -> py.stmt:
+    cls = stmt.__class__
+    out = cls.__new__(cls)
+    source, target = stmt.__dict__, out.__dict__
+    for field in cls._fields:
+        value = source.get(field, _MISSING)
+        if value is _MISSING:
+            continue
+        if type(value) is list:  # a list of its own: numbering puts copies in it
+            value = [_copy_statement(s) if isinstance(s, py.stmt) else clone(s) for s in value] \
+                if field in _BODIES else list(value)
+        target[field] = value
+    pos = source.get(POS)
+    if pos is not None:
+        target[POS] = pos
+    return out
+
+
+_BODIES = frozenset(("body", "orelse", "finalbody"))  # the statement lists of a statement
 
 
 def literal_code(value) -> Code:
@@ -360,67 +466,175 @@ def number_lines(module: py.Module, operand_map: dict | None = None) -> dict[int
     same function). A node found twice is copied: the result is a tree. An operation marked
     with `operands` gets a column of its own, and `operand_map` keeps (line, column) -> its mark:
     Python's positions of the failing instruction find it again."""
-    line_map: dict[int, object] = {}
-    columns = iter(range(2, 1 << 62))
-    seen: set[int] = set()
-    counter = iter(range(1, 1 << 62))
+    return _Numbering(operand_map).number(module)
 
-    def unshare(node):
-        key = id(node)
-        if key in seen:
-            return clone(node)
-        seen.add(key)
-        return node
 
-    def place_field(node: py.AST, field: str, value, line: int) -> None:
-        """`line` for every node in one field of `node` (a copy put in for a node seen before)."""
-        if isinstance(value, list):
-            value[:] = [unshare(v) if isinstance(v, py.AST) else v for v in value]
-            for v in value:
-                if isinstance(v, py.AST):
-                    place(v, line)
-        elif isinstance(value, py.AST):
-            value = unshare(value)
-            setattr(node, field, value)
-            place(value, line)
+class _Numbering:
+    """One pass over the module: statements get lines, the nodes in them their statement's
+    line. Children are visited field by field in order, so marked operations get their columns
+    in the order they are written; nodes that hold nothing (`Load`, `Add`) are skipped."""
 
-    def place(node: py.AST, line: int) -> None:
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if value is not None and (type(value) is list or isinstance(value, py.AST)):
-                place_field(node, field, value, line)
-        if node._attributes:
+    def __init__(self, operand_map: dict | None):
+        self.operand_map = operand_map
+        self.line_map: dict[int, object] = {}
+        self.columns = iter(range(2, 1 << 62))
+        self.counter = iter(range(1, 1 << 62))
+        self.seen: set[int] = set()
+
+    def number(self, module: py.Module) -> dict[int, object]:
+        self.statements(module.body, None)
+        return self.line_map
+
+    def unshared(self, items: list) -> None:
+        """Each node of a list once in the tree: one found before is replaced by a copy."""
+        seen = self.seen
+        for i, node in enumerate(items):
+            if isinstance(node, py.AST) and node.__class__ not in _ATOMS:
+                key = id(node)
+                if key in seen:
+                    items[i] = clone(node)
+                else:
+                    seen.add(key)
+
+    def place_all(self, items: list, line: int) -> None:
+        """`line` for the nodes of a list, those seen before replaced by placed copies (all
+        are told apart first, as a node may stand both in the list and inside one of its items)."""
+        seen = self.seen
+        copies = set()
+        for i, node in enumerate(items):
+            if isinstance(node, py.AST) and node.__class__ not in _ATOMS:
+                key = id(node)
+                if key in seen:
+                    copies.add(i)
+                else:
+                    seen.add(key)
+        for i, node in enumerate(items):
+            if i in copies:
+                items[i] = self.placed_copy(node, line)
+            elif isinstance(node, py.AST) and node.__class__ not in _ATOMS:
+                self.place(node, line)
+
+    def placed_copy(self, node: py.AST, line: int) -> py.AST:
+        """`clone(node)` with `line` placed in it, in one walk (what `place` does to a copy)."""
+        cls = node.__class__
+        if cls in _ATOMS:
+            return node
+        out = cls.__new__(cls)
+        source, target = node.__dict__, out.__dict__
+        if cls in _LEAVES:  # nothing in it to copy: its entries as they are, the line below
+            target.update(source)
+            marked = source.get(OPERANDS)
+            if marked is not None and self.operand_map is not None:
+                column = next(self.columns)
+                target["col_offset"], target["end_col_offset"] = column, column + 1
+                self.operand_map[(line, column)] = marked
+            else:
+                target["col_offset"] = 0
+                target["end_col_offset"] = 1
+            target["lineno"] = target["end_lineno"] = line
+            return out
+        copy, atoms, ast_type = self.placed_copy, _ATOMS, py.AST
+        for field in cls._fields:
+            value = source.get(field, _MISSING)
+            if value is _MISSING:
+                continue
+            if type(value) is list:
+                target[field] = [copy(x, line) if isinstance(x, ast_type) else x for x in value]
+            elif isinstance(value, ast_type) and value.__class__ not in atoms:
+                target[field] = copy(value, line)
+            else:
+                target[field] = value
+        pos = source.get(POS)
+        if pos is not None:
+            target[POS] = pos
+        marked = source.get(OPERANDS)
+        if marked is not None:
+            target[OPERANDS] = marked
+        if cls._attributes:
+            target["lineno"] = target["end_lineno"] = line
+            if marked is not None and self.operand_map is not None:
+                column = next(self.columns)
+                target["col_offset"], target["end_col_offset"] = column, column + 1
+                self.operand_map[(line, column)] = marked
+            else:
+                target["col_offset"] = 0
+                target["end_col_offset"] = 1
+        return out
+
+    def place(self, node: py.AST, line: int) -> None:
+        """`line` for a node and everything in it (a copy put in for a node seen before)."""
+        cls = node.__class__
+        if cls._fields:
+            values = node.__dict__
+            for field in cls._fields:
+                value = values.get(field)
+                if type(value) is list:
+                    self.place_all(value, line)
+                elif isinstance(value, py.AST) and value.__class__ not in _ATOMS:
+                    key = id(value)
+                    if key in self.seen:
+                        values[field] = self.placed_copy(value, line)
+                    else:
+                        self.seen.add(key)
+                        self.place(value, line)
+        if cls._attributes:
             node.lineno = node.end_lineno = line
-            marked = getattr(node, OPERANDS, None)
-            if marked is not None and operand_map is not None:
-                column = next(columns)
+            marked = node.__dict__.get(OPERANDS)
+            if marked is not None and self.operand_map is not None:
+                column = next(self.columns)
                 node.col_offset, node.end_col_offset = column, column + 1
-                operand_map[(line, column)] = marked
+                self.operand_map[(line, column)] = marked
             else:
                 node.col_offset, node.end_col_offset = 0, 1
 
-    def statements(body: list[py.stmt], last):
-        body[:] = [unshare(s) for s in body]
+    def statements(self, body: list[py.stmt], last):
+        """Number a list of statements, each after the one before; `last` is the position of
+        the nearest rule above, returned as it stands after the list."""
+        self.unshared(body)
         for stmt in body:
-            if isinstance(stmt, py.FunctionDef):
+            function = isinstance(stmt, py.FunctionDef)
+            if function:
                 last = None  # a function starts with no rule above it
             last = getattr(stmt, POS, None) or last
-            line = next(counter)
+            line = next(self.counter)
             if last is not None:
-                line_map[line] = last
+                self.line_map[line] = last
             stmt.lineno = stmt.end_lineno = line
             stmt.col_offset, stmt.end_col_offset = 0, 1
-            for field, value in py.iter_fields(stmt):  # the header's parts on its line, bodies on theirs
-                if isinstance(value, list) and value and isinstance(value[0], py.stmt):
-                    last = statements(value, last)
-                else:
-                    place_field(stmt, field, value, line)
-            if isinstance(stmt, py.FunctionDef):
+            values = stmt.__dict__
+            for field in stmt._fields:  # the header's parts on its line, bodies on theirs
+                value = values.get(field)
+                if type(value) is list and value and isinstance(value[0], py.stmt):
+                    last = self.statements(value, last)
+                elif type(value) is list:
+                    self.place_all(value, line)
+                elif isinstance(value, py.AST) and value.__class__ not in _ATOMS:
+                    if id(value) in self.seen:
+                        values[field] = self.placed_copy(value, line)
+                    else:
+                        self.seen.add(id(value))
+                        self.place(value, line)
+            if function:
                 last = None
         return last
 
-    statements(module.body, None)
-    return line_map
+
+def statement_lists(body: list[py.stmt]) -> list[list[py.stmt]]:
+    """Every list of statements in a body, the body itself first: `walk_statements` as a list,
+    made in one loop (fusing blocks asks for it at every round)."""
+    out: list[list[py.stmt]] = []
+    todo = [body]
+    while todo:
+        stmts = todo.pop()
+        out.append(stmts)
+        inner = [found for stmt in stmts if stmt.__class__ in _COMPOUND
+                 for field in ("body", "orelse", "finalbody") if (found := getattr(stmt, field, None))]
+        todo.extend(reversed(inner))
+    return out
+
+
+_COMPOUND = frozenset((py.If, py.For, py.While, py.FunctionDef, py.With, py.Try, py.AsyncFor, py.AsyncWith,
+                       py.AsyncFunctionDef, py.ClassDef, py.TryStar))
 
 
 def walk_statements(body: list[py.stmt]) -> Iterator[list[py.stmt]]:

@@ -5,6 +5,7 @@ Python `ast` nodes (pytree), never on text, so the compiler can stay about the r
 from __future__ import annotations
 
 import ast as py
+from typing import NamedTuple
 
 import attrs
 
@@ -359,43 +360,62 @@ def count_names(e: ast.Expr) -> dict[str, int]:
 
 def _jump(stmt: py.stmt) -> int | None:
     """The block a `return K` goes on to."""
-    if isinstance(stmt, py.Return) and stmt.value is not None:
+    if stmt.__class__ is py.Return and stmt.value is not None:
         value = t.int_value(stmt.value)
         return value if value is not None and value >= 0 else None
     return None
 
 
-def fuse_blocks(blocks: list[list[py.stmt]]) -> list[list[py.stmt]]:
+class Fused(NamedTuple):
+    body: list[py.stmt]
+    blocks: set[int]  # the blocks whose statements it holds: its own and those pasted in
+
+
+def fuse_blocks(blocks: list[list[py.stmt]]) -> list[Fused]:
     """Inline jump targets into the blocks that jump to them.
 
     A block that ends in `return K` continues with block K; putting K's statements in its
     place saves a call per step. Each block inlines a given target at most once (no cycles)
-    and stops growing past MAX_FUSED_STATEMENTS.
+    and stops growing past MAX_FUSED_STATEMENTS. The bodies made share their expressions
+    with `blocks` (only statements are copied): what changes them afterwards changes a shared
+    one alike everywhere (folding) or copies it first (numbering the lines).
     """
     sizes = [t.count_statements(body) for body in blocks]
     fused = []
     for i, body in enumerate(blocks):
         done = {i}
-        body = t.clone(body)
+        body = t.copy_statements(body)
         size = sizes[i]
         changed = True
         while changed and size < MAX_FUSED_STATEMENTS:
             changed = False
             before = size
-            for stmts in list(t.walk_statements(body)):
+            for stmts in t.statement_lists(body):
+                if not any(stmt.__class__ is py.Return for stmt in stmts):
+                    continue
                 out = []
                 for stmt in stmts:
                     k = _jump(stmt)
                     if k is not None and k not in done and before + sizes[k] <= MAX_FUSED_STATEMENTS:
-                        out.extend(t.clone(blocks[k]))
+                        out.extend(t.copy_statements(blocks[k]))
                         done.add(k)
                         size += sizes[k] - 1
                         changed = True
                     else:
                         out.append(stmt)
                 stmts[:] = out
-        fused.append(body)
+        fused.append(Fused(body, done))
     return fused
+
+
+def fused_prologues(blocks: list[list[py.stmt]], fused: list[Fused],
+                    *aliases: tuple[str, str, str]) -> list[list[py.stmt]]:
+    """`prologue` of each fused body, from the names of the blocks it holds: a fused body
+    holds every statement of those blocks but the `return K`s replaced (which name nothing),
+    so each block is walked once rather than once per block it was pasted into."""
+    wanted = {alias for alias, _, _ in aliases}
+    names = [t.names_among(body, wanted) for body in blocks]
+    return [_aliases(set().union(*(names[k] for k in f.blocks)), aliases) for f in fused]
 
 
 class _SlotWrites(py.NodeVisitor):
@@ -433,9 +453,10 @@ def read_arguments(body: list[py.stmt], slots: dict[int, str]) -> list[py.stmt]:
 
 def prologue(body: list[py.stmt], *aliases: tuple[str, str, str]) -> list[py.stmt]:
     """Local aliases (Z = st.z, ...) for just the state lists a block uses."""
-    used: set[str] = set()
-    for stmt in body:
-        used |= t.names_in(stmt)
+    return _aliases(t.names_among(body, {alias for alias, _, _ in aliases}), aliases)
+
+
+def _aliases(used: set[str], aliases: tuple[tuple[str, str, str], ...]) -> list[py.stmt]:
     return [t.assign(alias, t.attr(base, field)) for alias, base, field in aliases if alias in used]
 
 
