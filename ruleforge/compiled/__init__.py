@@ -16,7 +16,6 @@ one `CompiledBuildWarning` per process says why. Cython is the `compiled` extra.
 from __future__ import annotations
 
 import ast as py
-import importlib.metadata
 import subprocess
 import sys
 import tempfile
@@ -68,13 +67,14 @@ def compile_natively(program: Any) -> bool:
 
 
 def _versions() -> str:
+    """What a built module depends on besides its source (the name's digest covers it)."""
     try:
-        cython = importlib.metadata.version("cython")
-    except importlib.metadata.PackageNotFoundError:
+        import Cython
+    except ImportError:
         raise BuildFailed("Cython is not installed: pip install 'ruleforge[compiled]'") from None
     from .. import __version__
 
-    return f"ruleforge {__version__}, Cython {cython}, {BUILD_KEY}"
+    return f"ruleforge {__version__}, Cython {Cython.__version__}, {BUILD_KEY}"
 
 
 def _module_for(program: Any) -> tuple[types.ModuleType, py.Module | None]:
