@@ -14,6 +14,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import attrs
 import pytest
 
 import ruleforge
@@ -61,8 +62,23 @@ def _same_games(stem: str, players: int, seeds: int) -> None:
         compare_backends(built, seed, choices, flow_program=plain)
 
 
+def _exec_made(value: object, depth: int = 2) -> list[str]:
+    """The functions `exec` made from generated code inside `value` (lists, tuples, dicts)."""
+    code = getattr(value, "__code__", None)
+    if code is not None and code.co_filename.startswith("<ruleforge:"):
+        return [code.co_name]
+    if depth == 0 or isinstance(value, str):
+        return []
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+    return [name for item in items for name in _exec_made(item, depth - 1)]
+
+
 def test_compiled_tictactoe_plays_the_same_games(cache: Path) -> None:
     _same_games("tictactoe", 2, 60)
+    program = ruleforge.load(TICTACTOE).program(2, compiled=True)
+    left = [name for field in attrs.fields(type(program)) if field.name not in ("compiler", "model", "module")
+            for name in _exec_made(getattr(program, field.name))]
+    assert left == []  # every function the program holds (blocks, legal, labels, scorings, generators) is built
     assert stat.S_IMODE(os.stat(cache).st_mode) == 0o700
     for built in cache.iterdir():
         assert not os.stat(built).st_mode & (stat.S_IWGRP | stat.S_IWOTH)
