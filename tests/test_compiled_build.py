@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import stat
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -120,6 +121,20 @@ def test_a_rule_failing_in_a_compiled_game_is_told_at_its_rule(cache: Path, tmp_
             game.apply(game.legal_actions()[0])
         told.append(str(caught.value))
     assert told[0] == told[1] and told[1].startswith(f"{path}:4:")
+
+
+def test_two_processes_building_the_same_module_at_once(fresh: Path) -> None:
+    script = ("import warnings, ruleforge; warnings.simplefilter('error');"
+              f"print(ruleforge.load({TICTACTOE!r}).program(2, compiled=True).native is not None)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    builders = [subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [builder.communicate(timeout=600) for builder in builders]
+    assert [out for out, _err in outputs] == ["True\n", "True\n"], outputs
+    from ruleforge.compiled.cache import SUFFIX
+
+    built = list(fresh.iterdir())  # one module, and no build folder left behind
+    assert len(built) == 1 and built[0].name.startswith("rf_") and built[0].name.endswith(SUFFIX)
 
 
 def test_without_a_c_compiler_one_warning_and_the_ordinary_build(fresh: Path,

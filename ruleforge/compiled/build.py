@@ -19,7 +19,7 @@ from pathlib import Path
 # functions) measured no faster, and Cython's function objects keep `__code__`, whose lines
 # `rule_errors.block_pos` reads; the source's comments in the C file only slow the build.
 DIRECTIVES = {"language_level": 3, "emit_code_comments": False}
-# gcc and clang: -O1 without debugging information builds Naishi's module in a third of the time
+# gcc and clang: -O1 without debugging information builds a large module in a third of the time
 # -O3 -g (Python's own flags) takes, and its games run as fast as with -O2 (bench/README.md)
 C_FLAGS = [] if os.name == "nt" else ["-O1", "-g0"]
 BUILD_KEY = f"{sorted(DIRECTIVES.items())!r} {C_FLAGS!r} traceback-as-rules"
