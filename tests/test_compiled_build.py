@@ -146,8 +146,11 @@ def test_without_a_c_compiler_one_warning_and_the_ordinary_build(fresh: Path,
         rules.program(2, count_triggers=True, compiled=True)  # not tried again, not said again
     assert len(caught) == 1
     assert game.program.native is None
+    plain = ruleforge.load(TICTACTOE).new_game(2, seed=1)
     while not game.is_over:
-        game.apply(game.legal_actions()[0])
+        game.apply(game.legal_actions()[-1])
+        plain.apply(plain.legal_actions()[-1])
+    assert game.digest() == plain.digest()
 
 
 def test_without_cython_one_warning_naming_the_extra(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:

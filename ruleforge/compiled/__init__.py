@@ -30,12 +30,9 @@ from . import cache
 from .build import BUILD_KEY
 from .source import defined_names, extension_source, provided_names, rule_lines
 
-# the Program's fields that hold no generated function: never walked
-_DATA_FIELDS = frozenset({"model", "module", "namespace", "compiler", "line_map", "operand_map", "zones",
-                          "var_names", "var_kinds", "var_shown", "comp_kind", "comp_label", "comp_start",
-                          "actions", "items", "log_templates", "var_init", "prop_init", "label_cache",
-                          "hidden_cache", "initial", "slot_types", "slot_scope", "decision_pos",
-                          "decision_prompt", "option_names", "option_values", "flow", "native"})
+# the Program's fields not searched for functions to replace: the namespace is updated by name,
+# the others are the compiler's records
+_NOT_SEARCHED = frozenset({"model", "module", "namespace", "compiler"})
 
 
 class CompiledBuildWarning(UserWarning):
@@ -56,13 +53,14 @@ def compile_natively(program: Any) -> bool:
     if _unavailable is not None:
         return False
     try:
-        module, flow = _module_for(program)
+        module, flow, first = _module_for(program)
     except BuildFailed as err:
         _unavailable = str(err)
         warnings.warn(f"the compiled build is not available ({err}); playing the ordinary build",
                       CompiledBuildWarning, stacklevel=3)
         return False
     _link(program, module, flow)
+    program.line_map = rule_lines(program.module, first, program.line_map)
     return True
 
 
@@ -77,8 +75,9 @@ def _versions() -> str:
     return f"ruleforge {__version__}, Cython {Cython.__version__}, {BUILD_KEY}"
 
 
-def _module_for(program: Any) -> tuple[types.ModuleType, py.Module | None]:
-    """The program's extension module, imported from the cache or built there first."""
+def _module_for(program: Any) -> tuple[types.ModuleType, py.Module | None, int]:
+    """The program's extension module, imported from the cache or built there first; the
+    generators' tree in it (if any) and the line of its first generated statement."""
     versions = _versions()
     flow = _generators(program)
     modules = [program.module] + ([flow] if flow is not None else [])
@@ -95,8 +94,7 @@ def _module_for(program: Any) -> tuple[types.ModuleType, py.Module | None]:
         module = _imported(path, name)
         if module is None:
             raise BuildFailed(f"the module built at {path} could not be imported")
-    program.line_map = rule_lines(program.module, first, program.line_map)
-    return module, flow
+    return module, flow, first
 
 
 def _generators(program: Any) -> py.Module | None:
@@ -158,7 +156,7 @@ def _link(program: Any, module: types.ModuleType, flow: py.Module | None) -> Non
     replaced = {id(ns[name]): new for name, new in made.items() if callable(new)}
     ns.update(made)
     for field in attrs.fields(type(program)):
-        if field.name not in _DATA_FIELDS:
+        if field.name not in _NOT_SEARCHED:
             setattr(program, field.name, _replace(getattr(program, field.name), replaced, 2))
     if flow is not None:  # as flowplay.flow_main links the generators into the namespace
         ns.update({name: getattr(module, name) for name in defined_names(flow)})
