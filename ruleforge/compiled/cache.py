@@ -76,8 +76,9 @@ def load(path: Path, name: str) -> ModuleType | None:
     if not is_own(info, stat.S_ISREG):
         return None
     if name not in _LOADED:
+        module = _import(path, name)
         _LOADED.add(name)
-        return _import(path, name)
+        return module
     fd, copy = tempfile.mkstemp(dir=path.parent, prefix=f".{name}-", suffix=SUFFIX)
     try:
         with os.fdopen(fd, "wb") as out, open(path, "rb") as built:
