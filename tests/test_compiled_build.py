@@ -190,6 +190,7 @@ def test_simulate_compiled_without_a_compiler_warns_once_and_plays(fresh: Path,
     assert result.exit_code == 0, result.output
     warned = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert len(warned) == 1 and "compiled build is not available" in warned[0]
+    assert result.stderr.startswith("note: building the compiled build for 2 players")  # a first build is said
     assert "Traceback" not in result.output
     plain = CliRunner().invoke(main, ["simulate", TICTACTOE, "-n", "20", "--json"])
     assert _without_timing(result.stdout) == _without_timing(plain.stdout)

@@ -113,11 +113,19 @@ def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any
 def compiled_build(rules: Rules, players: int, options: dict[str, Any]) -> bool:
     """Make the compiled build of the program the games play; False, said in one warning on
     stderr, when it cannot be made here (the ordinary build plays)."""
+    from .. import compiled
     from ..compiled import CompiledBuildWarning
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", CompiledBuildWarning)
-        program = rules.program(players, options, count_triggers=True, compiled=True)
+    def building() -> None:
+        echo(f"note: building the compiled build for {players} players (once: later runs import it)", err=True)
+
+    compiled.on_build = building
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", CompiledBuildWarning)
+            program = rules.program(players, options, count_triggers=True, compiled=True)
+    finally:
+        compiled.on_build = None
     for warning in caught:
         if issubclass(warning.category, CompiledBuildWarning):
             echo(f"warning: {warning.message}", err=True)

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import types
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,9 @@ class BuildFailed(Exception):
 
 
 _unavailable: str | None = None  # why building failed in this process (said once, not tried again)
+# told, when set, that a module is about to be built (a first build takes seconds to minutes):
+# the command line says so on stderr, so that a long first build is not taken for a hang
+on_build: Callable[[], None] | None = None
 
 
 def compile_natively(program: Any) -> bool:
@@ -90,6 +94,8 @@ def _module_for(program: Any) -> tuple[types.ModuleType, py.Module | None, int]:
     path = cache.built_path(place, name)
     module = _imported(path, name)
     if module is None:
+        if on_build is not None:
+            on_build()
         _build(place, name, text, path)
         module = _imported(path, name)
         if module is None:
