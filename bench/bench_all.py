@@ -3,6 +3,7 @@
     python bench/bench_all.py                 # every game and player count, best of 3
     python bench/bench_all.py --scale 0.2     # a quick look (fewer games per run)
     python bench/bench_all.py --json          # the same figures as one JSON document
+    python bench/bench_all.py --compiled      # and the compiled build (ruleforge[compiled]; builds once)
 
 Per game and player count, four measures of random playouts (every decision uniformly at
 random among the legal actions, from a new game to its end), interleaved and best of
@@ -18,10 +19,14 @@ random among the legal actions, from a new game to its end), interleaved and bes
 - API loop alone: the same loop over a game that does no work at all (it takes each seeded
   game's number of decisions and offers as many actions as the engine did on average). It is
   what the loop's own calls and random draws cost, so its ratio is the ceiling of the public
-  API's ratio: no engine, however fast, can pass it.
+  API's ratio: no engine, however fast, can pass it;
+- compiled (with `--compiled`): the public API loop on `rules.new_game(..., compiled=True)`,
+  the generated code built as a C extension with Cython (docs/api.md); its modules are built
+  before the clock starts (the first run, once per game and player count) and cached.
 
 Each ratio is the engine's games/s over the hand-written engine's: higher is better, 1.0 is
-parity, and the target (issue 20) is 1.0 for the public API and simulate. A game with no
+parity, and the target (issue 20) is 1.0 for the public API and simulate, and 1.3 for the
+compiled build (its own column: whether it is met is not the exit status). A game with no
 hand-written engine (Naishi with Legends) is measured beside the others, without a ratio.
 """
 
@@ -31,6 +36,8 @@ import argparse
 import json
 import random
 import sys
+import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,6 +62,7 @@ from ruleforge.balance.runner import Batch, play_chunk  # noqa: E402
 from ruleforge.engine import Game  # noqa: E402
 
 TARGET = 1.0  # the public API and simulate against the hand-written engine
+COMPILED_TARGET = 1.3  # the compiled build against the hand-written engine
 
 
 def _hand(module: str, call: Callable[[Any, int, random.Random], Any]) -> Callable[[int], Callable]:
@@ -139,7 +147,23 @@ def idle_games(rules: ruleforge.Rules, players: int, games: int, seed: int) -> C
     return lambda s: IdleGame(per_game[s], acts)
 
 
-def measure(case: tuple, players: int, scale: float, repeat: int, seed: int) -> dict[str, Any]:
+def compiled_ready(rules: ruleforge.Rules, players: int, seed: int) -> float | None:
+    """Build (or import) the compiled build before the clock starts: the seconds it took (wall
+    time; a module already built is only imported), or None, said, when it cannot be built."""
+    from ruleforge.compiled import CompiledBuildWarning
+
+    start = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CompiledBuildWarning)
+        rules.new_game(players, seed, compiled=True)
+    took = time.perf_counter() - start
+    for warning in caught:
+        print(f"bench_all: {warning.message}", file=sys.stderr)
+    return took if rules.program(players, compiled=True).native is not None else None
+
+
+def measure(case: tuple, players: int, scale: float, repeat: int, seed: int,
+            compiled: bool = False) -> dict[str, Any]:
     name, stem, _counts, hand, games = case
     games = max(1, round(games * scale))
     path = str(ROOT / "games" / f"{stem}.rules")
@@ -154,6 +178,10 @@ def measure(case: tuple, players: int, scale: float, repeat: int, seed: int) -> 
         "block_machine": lambda: run_engine_api(rules, players, games, seed, lambda s: Game(program, s)),
         "api_loop_alone": lambda: run_engine_api(rules, players, games, seed, idle),
     }
+    built = compiled_ready(rules, players, seed) if compiled else None
+    if built is not None:
+        runners["compiled"] = lambda: run_engine_api(rules, players, games, seed,
+                                                     lambda s: rules.new_game(players, s, compiled=True))
     if hand is not None:
         play = hand(players)
         runners = {"hand_written": lambda: run_hand(play, games, seed), **runners}
@@ -163,14 +191,21 @@ def measure(case: tuple, players: int, scale: float, repeat: int, seed: int) -> 
         entry[measure_name] = summarize(times, games, decisions.get(measure_name, 0))
     if hand is not None:
         base = entry["hand_written"]["games_per_s"]
-        for measure_name in ("public_api", "simulate", "block_machine", "api_loop_alone"):
-            entry[measure_name]["ratio"] = entry[measure_name]["games_per_s"] / base
+        for measure_name in ("public_api", "simulate", "block_machine", "api_loop_alone", "compiled"):
+            if measure_name in entry:
+                entry[measure_name]["ratio"] = entry[measure_name]["games_per_s"] / base
+    if "compiled" in entry:
+        entry["compiled"]["over_public_api"] = entry["compiled"]["games_per_s"] / entry["public_api"]["games_per_s"]
+        entry["compiled"]["build_or_import_s"] = built
     return entry
 
 
 def table(results: list[dict[str, Any]]) -> list[str]:
+    compiled = any("compiled" in r for r in results)
     head = ("game", "players", "hand-written", "public API", "simulate", "block machine", "API loop alone",
             f"target {TARGET:.1f}x")
+    if compiled:
+        head += ("compiled (x public API)", f"target {COMPILED_TARGET:.1f}x")
     rows = [head]
     def cell(r: dict[str, Any], measure_name: str) -> str:
         m = r[measure_name]
@@ -184,10 +219,23 @@ def table(results: list[dict[str, Any]]) -> list[str]:
             verdict = "met" if met else "BELOW TARGET"
         else:
             verdict = "-"
-        rows.append((r["game"], str(r["players"]), hand, cell(r, "public_api"), cell(r, "simulate"),
-                     cell(r, "block_machine"), cell(r, "api_loop_alone"), verdict))
+        row = (r["game"], str(r["players"]), hand, cell(r, "public_api"), cell(r, "simulate"),
+               cell(r, "block_machine"), cell(r, "api_loop_alone"), verdict)
+        if compiled:
+            row += compiled_cells(r)
+        rows.append(row)
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     return ["  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in rows]
+
+
+def compiled_cells(r: dict[str, Any]) -> tuple[str, str]:
+    """The compiled build's games/s, its ratio and its gain over the public API; its verdict."""
+    m = r.get("compiled")
+    if m is None:
+        return "not built", "-"
+    ratio = f" ({m['ratio']:.2f}x)" if "ratio" in m else ""
+    verdict = "-" if "ratio" not in m else "met" if m["ratio"] >= COMPILED_TARGET else "below"
+    return f"{m['games_per_s']:,.0f}/s{ratio} x{m['over_public_api']:.2f}", verdict
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--compiled", action="store_true",
+                        help="also measure the compiled build (needs ruleforge[compiled] and a C compiler)")
     args = parser.parse_args(argv)
     if not args.scale > 0:
         parser.error("--scale must be above 0")
@@ -210,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for case in cases:
             for players in case[2]:
-                results.append(measure(case, players, args.scale, args.repeat, args.seed))
+                results.append(measure(case, players, args.scale, args.repeat, args.seed, args.compiled))
                 if not args.json:
                     print(f"  measured {case[0]}, {players} players", file=sys.stderr, flush=True)
     except BenchError as err:
@@ -221,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"config": {"scale": args.scale, "repeat": args.repeat, "seed": args.seed,
                                      "clock": args.clock, "threads": 1, **env_info()},
-                          "target": TARGET, "results": results}, indent=2))
+                          "target": TARGET, "compiled_target": COMPILED_TARGET, "results": results}, indent=2))
     else:
         print(f"Random playouts, games/s ({args.clock} time, 1 thread, best of {args.repeat}; "
               f"ratio = engine / hand-written)")

@@ -57,7 +57,10 @@ class Rules:
         return h.hexdigest()[:16]
 
     def program(self, players: int, options: dict[str, Any] | None = None,
-                extras: tuple[str, ...] = (), count_triggers: bool = False) -> Program:
+                extras: tuple[str, ...] = (), count_triggers: bool = False, compiled: bool = False) -> Program:
+        """The program for a player count and options, compiled once. `compiled` asks for the
+        compiled build (a C extension, built once and cached; see ruleforge/compiled/): when it
+        cannot be made, the ordinary program, and one CompiledBuildWarning."""
         lo, hi = self.model.players
         if not lo <= players <= hi:
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -68,12 +71,18 @@ class Rules:
         key: tuple = (players, tuple(sorted(options.items())), extras)
         if count_triggers:  # a program of its own: the usual one runs no counting code
             key += ("count_triggers",)
+        if compiled:
+            key += ("compiled",)
         prog = self._programs.get(key)
         if prog is None:
             if extras:  # programs for hand-built positions: keep only the latest few
                 for old in [k for k in self._programs if k[2]][:-7]:
                     del self._programs[old]
             prog = self._programs[key] = compile_program(self.checker, players, options, extras, count_triggers)
+            if compiled:
+                from .compiled import compile_natively
+
+                compile_natively(prog)
         return prog
 
     def _check_option(self, name: str, value: Any) -> None:
@@ -146,11 +155,14 @@ class Rules:
         message = f"in a trial game with {people} (seed {seed}, random legal actions): {text}"
         return RulesError([Diagnostic(pos, message)], self.sources)
 
-    def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None) -> Game:
+    def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None,
+                 compiled: bool = False) -> Game:
+        """A new game; `compiled` plays it on the compiled build (see `program`)."""
         if type(seed) is not int:
             raise GameError(f"the seed must be a whole number, not {seed!r}")
-        prog = None if options else self._programs.get((players, (), ()))  # simulations: no checks again
-        return new_flow_game(prog or self.program(players, options), seed)
+        key = (players, (), ()) + (("compiled",) if compiled else ())
+        prog = None if options else self._programs.get(key)  # simulations: no checks again
+        return new_flow_game(prog or self.program(players, options, compiled=compiled), seed)
 
     def load_game(self, data: dict[str, Any]) -> Game:
         """Restore a game saved with `Game.to_json`; malformed data raises GameError."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1]
-EXTRAS = ["pytest", "syrupy", "hypothesis", "matplotlib", "ray", "ruff", "_pytest", "pluggy"]
+EXTRAS = ["pytest", "syrupy", "hypothesis", "matplotlib", "ray", "ruff", "_pytest", "pluggy", "Cython"]
 BLOCK = f"""
 import sys
 class NoExtras:
@@ -43,6 +43,15 @@ def test_the_blocker_blocks() -> None:
     ran = run_core("simulate", "games/hagakure.rules", "-n", "2", "--report", "r.html")
     assert ran.returncode != 0 and "Traceback" not in ran.stderr
     assert "matplotlib" in ran.stderr + ran.stdout
+
+
+def test_compiled_without_cython_is_one_warning_and_the_ordinary_build() -> None:
+    ran = run_core("simulate", "games/tictactoe.rules", "-n", "5", "--compiled")
+    assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stderr
+    assert [line for line in ran.stderr.splitlines() if line.strip()] == [
+        "warning: the compiled build is not available (Cython is not installed: pip install "
+        "'ruleforge[compiled]'); playing the ordinary build"]
+    assert "5 games, 2 players" in ran.stdout
 
 
 @pytest.mark.parametrize("args", [

@@ -49,6 +49,7 @@ class Batch:
     agents: str  # one name per seat, comma-separated
     limits: dict[str, int] = attrs.Factory(dict)  # limits to put in force (decisions_per_game, ...)
     sources: dict[str, str] = attrs.Factory(dict)  # absolute path -> text: the files, for other machines
+    compiled: bool = False  # play the compiled build (ruleforge/compiled/; built once, then cached)
 
 
 def remember(path: str, rules: Rules) -> None:
@@ -98,7 +99,8 @@ class Setup:
 def setup_for(batch: Batch) -> Setup:
     """The setup of a batch's games in this process (its rules loaded once per process)."""
     names = agent_names(batch.agents, batch.players)
-    program = rules_for(batch.path, batch.sources).program(batch.players, batch.options, count_triggers=True)
+    program = rules_for(batch.path, batch.sources).program(batch.players, batch.options, count_triggers=True,
+                                                           compiled=batch.compiled)
     return Setup(program, batch.agents, names, all(name == "random" for name in names), batch.limits,
                  names_of(program).triggers, [random.Random(0) for _ in names])
 

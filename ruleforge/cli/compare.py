@@ -27,6 +27,7 @@ from .common import (
 )
 from .outputs import check_outputs
 from .simulate import (
+    compiled_option,
     json_text,
     prepare,
     rules_read,
@@ -118,11 +119,12 @@ def options_text(summary: dict[str, Any]) -> str:
 @click.option("--b-option", "b_option", multiple=True, metavar="NAME=VALUE", help="Set a game option on B only.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
 @spread_options
+@compiled_option
 @limit_options
 @guarded
 def compare(file_a: str, file_b: str | None, games: int, players: int | None, seed: int, agents: str | None,
             option: tuple[str, ...], a_option: tuple[str, ...], b_option: tuple[str, ...], as_json: bool,
-            jobs: int, ray: str | None, report: str | None, max_decisions: int | None,
+            jobs: int, ray: str | None, report: str | None, compiled: bool, max_decisions: int | None,
             max_skips: int | None) -> None:
     """Play the same seeds with the same agents on A and on B and say what changed.
 
@@ -141,7 +143,7 @@ def compare(file_a: str, file_b: str | None, games: int, players: int | None, se
     check_outputs([(report, "report", "--report")], rules_read(rules_a, rules_b))
     sides = []
     for file, rules, options, label in ((file_a, rules_a, options_a, "A"), (file_b, rules_b, options_b, "B")):
-        batch, names = prepare(rules, file, n, options, agents, max_decisions, max_skips, "compare")
+        batch, names = prepare(rules, file, n, options, agents, max_decisions, max_skips, "compare", compiled)
         kept: list[dict[str, Any]] = []  # what the paired intervals read of each game, in seed order
         with game_limits(max_decisions, max_skips):
             played = run_batch(batch, seed, games, jobs, label, ray, lambda r, kept=kept: kept.append(paired_part(r)))

@@ -7,6 +7,7 @@ import contextlib
 import json
 import math
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -93,8 +94,9 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str =
 
 def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any], agents: str | None,
             max_decisions: int | None, max_skips: int | None, command: str = "simulate",
-            ) -> tuple[runner.Batch, list[str]]:
-    """The batch to play and each seat's agent; a bad player count, option or agent fails now."""
+            compiled: bool = False) -> tuple[runner.Batch, list[str]]:
+    """The batch to play and each seat's agent; a bad player count, option or agent fails now.
+    `compiled`: the compiled build is made (or imported) here, before any worker starts."""
     n = resolve_players(rules, players)
     rules.program(n, options)  # a bad player count or option fails before any game starts
     names = agent_names(agents or "random", n)
@@ -104,7 +106,32 @@ def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any
         in_force = {"decisions_per_game": limits.LIMITS.decisions_per_game,
                     "skips_in_a_row": limits.LIMITS.skips_in_a_row}
     runner.remember(file, rules)
-    return runner.Batch(file, n, options, ",".join(names), in_force), names
+    compiled = compiled and compiled_build(rules, n, options)
+    return runner.Batch(file, n, options, ",".join(names), in_force, compiled=compiled), names
+
+
+def compiled_build(rules: Rules, players: int, options: dict[str, Any]) -> bool:
+    """Make the compiled build of the program the games play; False, said in one warning on
+    stderr, when it cannot be made here (the ordinary build plays)."""
+    from .. import compiled
+    from ..compiled import CompiledBuildWarning
+
+    def building() -> None:
+        echo(f"note: building the compiled build for {players} players (once: later runs import it)", err=True)
+
+    compiled.on_build = building
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", CompiledBuildWarning)
+            program = rules.program(players, options, count_triggers=True, compiled=True)
+    finally:
+        compiled.on_build = None
+    for warning in caught:
+        if issubclass(warning.category, CompiledBuildWarning):
+            echo(f"warning: {warning.message}", err=True)
+        else:
+            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+    return program.native is not None
 
 
 def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Played, seed: int, games: int,
@@ -228,6 +255,14 @@ def print_actions(summary: dict[str, Any]) -> None:
             echo(f"{words}: {', '.join(never[key])}")
 
 
+def compiled_option(func: Any) -> Any:
+    """`--compiled`: simulate's and compare's games on the compiled build."""
+    return click.option("--compiled", is_flag=True,
+                        help="Play on the compiled build: the rules' generated code as a C extension (Cython), "
+                             "built once per rules and player count and cached. Needs ruleforge[compiled] and a "
+                             "C compiler; without them, one warning and the ordinary build.")(func)
+
+
 def spread_options(func: Any) -> Any:
     """Where the games are played (`--jobs`, `--ray`) and the report: simulate's and compare's."""
     func = click.option("--report", default=None, metavar="FILE.html",
@@ -282,6 +317,7 @@ def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[st
 @click.option("--records", "records_path", default=None, metavar="FILE",
               help="Write one JSON line per finished game (seed, scores, breakdowns, winners, length).")
 @spread_options
+@compiled_option
 @click.option("--skill", "skill", default=None, metavar="N,N,...",
               help="Also measure a skill trace: the search agent mcts:N against random, for each budget N.")
 @click.option("--skill-games", type=click.IntRange(min=1), default=40, show_default=True, metavar="N",
@@ -290,7 +326,7 @@ def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[st
 @guarded
 def simulate(file: str, games: int, players: int | None, seed: int | None, agents: str | None,
              option: tuple[str, ...], as_json: bool, records_path: str | None, jobs: int, ray: str | None,
-             report: str | None, skill: str | None, skill_games: int, max_decisions: int | None,
+             report: str | None, compiled: bool, skill: str | None, skill_games: int, max_decisions: int | None,
              max_skips: int | None) -> None:
     """Play many games between automatic agents and summarise who wins, by how much, how long
     games last and which rules are used.
@@ -301,7 +337,7 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
     rules = load_rules(file)
     jobs = usable_jobs(jobs) if ray is None else jobs
     options = parse_options(rules, option)
-    batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips)
+    batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips, compiled=compiled)
     start_report(report)
     check_outputs([(records_path, "records file", "--records"), (report, "report", "--report")],
                   rules_read(rules))

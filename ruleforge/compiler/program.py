@@ -112,6 +112,7 @@ class Program:
     # what every record of `simulate` names the same way (actions, players, triggers): worked
     # out on the first record of this program (balance/records.py)
     record_names: object = None
+    native: object = None  # the extension module its functions come from, in the compiled build (compiled/)
 
     def shown_label(self, st, c: int) -> str:
         """A component as people see it now: its label, rendered afresh if it reads properties."""
