@@ -291,7 +291,7 @@ def check_output(cmd: DocCommand, ran: Ran, root: Path) -> None:
 def test_the_docs_show_commands_of_every_kind() -> None:
     """The extraction finds the commands (a broken fence pattern would find none and pass)."""
     texts = [c.text for c in COMMANDS]
-    assert INSTALL + TEST_COMMAND in texts
+    assert INSTALL + TEST_COMMAND + " -n auto" in texts
     for sub in ("check", "play", "score", "replay", "simulate", "compare"):
         assert any(t.startswith(f"ruleforge {sub} ") for t in texts), sub
     assert any(c.expected for c in COMMANDS), "no console block with output was found"
