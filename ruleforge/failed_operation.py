@@ -12,6 +12,14 @@ from .ast import Pos
 
 _TYPE_NAMES = re.compile(r"'(\w+)'")  # reads Python's message, never generated code
 _SHOWN = 60  # characters of an operand shown in a message
+# the files of the compiled build's modules (ruleforge/compiled), whose frames are generated code too
+GENERATED_FILES: set[str] = set()
+
+
+def is_generated(filename: str) -> bool:
+    """A frame of the code the compiler generated: run by `exec` (`<ruleforge:...>`), or built."""
+    return filename.startswith("<ruleforge:") or filename in GENERATED_FILES
+
 
 
 def marked_operation(tb: TracebackType | None, operand_map: dict) -> tuple | None:
@@ -19,7 +27,7 @@ def marked_operation(tb: TracebackType | None, operand_map: dict) -> tuple | Non
     found = None
     while tb is not None:
         code = tb.tb_frame.f_code
-        if code.co_filename.startswith("<ruleforge:") and tb.tb_lasti >= 0:
+        if is_generated(code.co_filename) and tb.tb_lasti >= 0:
             positions = list(code.co_positions())
             index = tb.tb_lasti // 2
             if index < len(positions):

@@ -14,7 +14,7 @@ from typing import Any
 from . import runtime
 from .ast import Pos
 from .diagnostics import GameError
-from .failed_operation import marked_operation, none_message, none_operand, source_text
+from .failed_operation import is_generated, marked_operation, none_message, none_operand, source_text
 from .limits import LIMITS, describe
 
 
@@ -27,7 +27,7 @@ def runtime_error(program: Any, err: Exception, fallback: Pos | None = None) -> 
     `fallback`, e.g. the decision whose options were being worked out)."""
     pos = None
     for frame in reversed(traceback.extract_tb(err.__traceback__)):
-        if frame.filename.startswith("<ruleforge:") and frame.lineno in program.line_map:
+        if is_generated(frame.filename) and frame.lineno in program.line_map:
             pos = program.line_map[frame.lineno]
             break
     pos = pos or fallback

@@ -27,6 +27,7 @@ from typing import Any
 
 import attrs
 
+from ..failed_operation import GENERATED_FILES
 from . import cache
 from .build import BUILD_KEY
 from .source import defined_names, extension_source, provided_names, rule_lines
@@ -100,6 +101,7 @@ def _module_for(program: Any) -> tuple[types.ModuleType, py.Module | None, int]:
         module = _imported(path, name)
         if module is None:
             raise BuildFailed(f"the module built at {path} could not be imported")
+    GENERATED_FILES.add(f"{name}.py")  # its frames name the rule that failed, as exec's do
     return module, flow, first
 
 

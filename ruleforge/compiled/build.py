@@ -22,7 +22,7 @@ DIRECTIVES = {"language_level": 3, "emit_code_comments": False}
 # gcc and clang: -O1 without debugging information builds a large module in a third of the time
 # -O3 -g (Python's own flags) takes, and its games run as fast as with -O2 (bench/README.md)
 C_FLAGS = [] if os.name == "nt" else ["-O1", "-g0"]
-BUILD_KEY = f"{sorted(DIRECTIVES.items())!r} {C_FLAGS!r} traceback-as-rules"
+BUILD_KEY = f"{sorted(DIRECTIVES.items())!r} {C_FLAGS!r}"
 
 
 def build(folder: Path, name: str) -> Path:
@@ -33,27 +33,12 @@ def build(folder: Path, name: str) -> Path:
     source = folder / f"{name}.py"
     [extension] = cythonize([Extension(name, [str(source)], extra_compile_args=C_FLAGS)],
                             compiler_directives=DIRECTIVES, quiet=True, force=True)
-    c_file = Path(extension.sources[0])
-    name_tracebacks(c_file, source.name)
     dist = Distribution({"name": name, "ext_modules": [extension]})
     command = dist.get_command_obj("build_ext")
     command.build_lib = str(folder)
     command.build_temp = str(folder / "build")
     dist.run_command("build_ext")
     return Path(command.get_ext_fullpath(name))
-
-
-def name_tracebacks(c_file: Path, file_name: str) -> None:
-    """Name the file in tracebacks through the module as the block machine's generated code is
-    named (`<ruleforge:...>`), so that a failing rule is looked up in the line map
-    (ruleforge/rule_errors.py reads only frames of generated code)."""
-    text = c_file.read_text(encoding="utf-8")
-    table = text.find("__pyx_f[] = {")
-    entry = f'"{file_name}"'
-    at = text.find(entry, table)
-    if table < 0 or at < 0:
-        raise RuntimeError("Cython's C file has no file-name table where it was expected")
-    c_file.write_text(text[:at] + '"<ruleforge:compiled>"' + text[at + len(entry):], encoding="utf-8")
 
 
 if __name__ == "__main__":
