@@ -523,15 +523,7 @@ class _Numbering:
         source, target = node.__dict__, out.__dict__
         if cls in _LEAVES:  # nothing in it to copy: its entries as they are, the line below
             target.update(source)
-            marked = source.get(OPERANDS)
-            if marked is not None and self.operand_map is not None:
-                column = next(self.columns)
-                target["col_offset"], target["end_col_offset"] = column, column + 1
-                self.operand_map[(line, column)] = marked
-            else:
-                target["col_offset"] = 0
-                target["end_col_offset"] = 1
-            target["lineno"] = target["end_lineno"] = line
+            self.set_position(target, line, source.get(OPERANDS))
             return out
         copy, atoms, ast_type = self.placed_copy, _ATOMS, py.AST
         for field in cls._fields:
@@ -551,15 +543,19 @@ class _Numbering:
         if marked is not None:
             target[OPERANDS] = marked
         if cls._attributes:
-            target["lineno"] = target["end_lineno"] = line
-            if marked is not None and self.operand_map is not None:
-                column = next(self.columns)
-                target["col_offset"], target["end_col_offset"] = column, column + 1
-                self.operand_map[(line, column)] = marked
-            else:
-                target["col_offset"] = 0
-                target["end_col_offset"] = 1
+            self.set_position(target, line, marked)
         return out
+
+    def set_position(self, entries: dict, line: int, marked: tuple | None) -> None:
+        """A node's position, given as its `__dict__`: the line, and a column of its own when it
+        is a marked operation (recorded in the operand map), else columns 0 to 1."""
+        entries["lineno"] = entries["end_lineno"] = line
+        if marked is not None and self.operand_map is not None:
+            column = next(self.columns)
+            entries["col_offset"], entries["end_col_offset"] = column, column + 1
+            self.operand_map[(line, column)] = marked
+        else:
+            entries["col_offset"], entries["end_col_offset"] = 0, 1
 
     def place(self, node: py.AST, line: int) -> None:
         """`line` for a node and everything in it (a copy put in for a node seen before)."""
@@ -578,14 +574,7 @@ class _Numbering:
                         self.seen.add(key)
                         self.place(value, line)
         if cls._attributes:
-            node.lineno = node.end_lineno = line
-            marked = node.__dict__.get(OPERANDS)
-            if marked is not None and self.operand_map is not None:
-                column = next(self.columns)
-                node.col_offset, node.end_col_offset = column, column + 1
-                self.operand_map[(line, column)] = marked
-            else:
-                node.col_offset, node.end_col_offset = 0, 1
+            self.set_position(node.__dict__, line, node.__dict__.get(OPERANDS))
 
     def statements(self, body: list[py.stmt], last):
         """Number a list of statements, each after the one before; `last` is the position of
