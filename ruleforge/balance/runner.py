@@ -98,10 +98,17 @@ class Setup:
 
 def setup_for(batch: Batch) -> Setup:
     """The setup of a batch's games in this process (its rules loaded once per process)."""
-    names = agent_names(batch.agents, batch.players)
-    program = rules_for(batch.path, batch.sources).program(batch.players, batch.options, count_triggers=True,
-                                                           compiled=batch.compiled)
-    return Setup(program, batch.agents, names, all(name == "random" for name in names), batch.limits,
+    return setup_of(rules_for(batch.path, batch.sources), batch.players, batch.options, batch.agents,
+                    batch.limits, batch.compiled)
+
+
+def setup_of(rules: Rules, players: int, options: dict[str, Any], agents: str,
+             limits_in_force: dict[str, int] | None = None, compiled: bool = False) -> Setup:
+    """The setup of games of loaded rules: `play_game(setup_of(...), seed)` plays one as a
+    batch of `simulate` plays it."""
+    names = agent_names(agents, players)
+    program = rules.program(players, options, count_triggers=True, compiled=compiled)
+    return Setup(program, agents, names, all(name == "random" for name in names), limits_in_force or {},
                  names_of(program).triggers, [random.Random(0) for _ in names])
 
 

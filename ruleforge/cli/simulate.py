@@ -45,7 +45,7 @@ from .outputs import check_outputs
 
 def play_one(rules: Rules, players: int, seed: int, options: dict[str, Any], agents: str) -> Game:
     """One game to its end; GameError if it fails or passes the decisions limit."""
-    return runner.play_game(rules, players, seed, options, agents)[0]
+    return runner.play_game(runner.setup_of(rules, players, options, agents), seed)[0]
 
 
 @attrs.define
