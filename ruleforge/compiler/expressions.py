@@ -12,6 +12,7 @@ from ..limits import LIMITS, describe
 from ..model import Type
 from . import invariants
 from . import pytree as t
+from .occupied import mapped, skip_empty
 from .program import Env
 from .rewrites import (
     as_list,
@@ -208,6 +209,16 @@ class ExpressionCompiler:
             items = node.args[0].elts if len(node.args) == 1 and isinstance(node.args[0], py.List) else node.args
             known = [b for b in (self.bound(x, lowest) for x in items) if b is not None]
             return (max(known) if lowest else min(known)) if known else None
+        return None
+
+    def range_bounds(self, source: t.Code) -> tuple[int, int] | None:
+        """The least and greatest value of `range(a, b)` when bounds of both ends are known
+        (`max([1, ...])..min([rows(G), ...])`, a window on a grid): what a generator's
+        variable over it holds, so a cell's row or column from it needs no range check."""
+        if t.calls(source, "range") and len(source.args) == 2 and not source.keywords:
+            low, high = self.bound(source.args[0], lowest=True), self.bound(source.args[1], lowest=False)
+            if low is not None and high is not None and low < high:
+                return low, high - 1
         return None
 
     def cx_table(self, e: ast.Table, env: Env) -> t.Code:
@@ -539,7 +550,7 @@ class ExpressionCompiler:
         inner = env.child()
         var = f"g_{e.var}_{next(self.fresh)}"
         src = self.iterable(e.source, env)
-        inner.bind(e.var, var, int_bounds(src))
+        inner.bind(e.var, var, self.range_bounds(src))
         cond = self.cx_test(e.cond, inner) if e.cond is not None else None
         generators = [t.comp(var, src, [cond] if cond is not None else [])]
         bound = [var]
@@ -548,6 +559,7 @@ class ExpressionCompiler:
         for more_var, more_src, more_cond in e.more:
             code = self.iterable(more_src, inner)
             sizes.append(fixed_range(code))
+            bounds = self.range_bounds(code)
             if invariant_source(code, bound):
                 # a later clause's source that reads no earlier clause's variable (a range of
                 # columns worked out from a scan of the grid, say) is listed once, the first
@@ -560,7 +572,7 @@ class ExpressionCompiler:
                                t.call("keep", box, key, code))
             inner = inner.child()
             name = f"g_{more_var}_{next(self.fresh)}"
-            inner.bind(more_var, name, int_bounds(code))
+            inner.bind(more_var, name, bounds)
             ifs = [self.cx_test(more_cond, inner)] if more_cond is not None else []
             generators.append(t.comp(name, code, ifs))
             bound.append(name)
@@ -568,6 +580,7 @@ class ExpressionCompiler:
                 and math.prod(count for _, count in sizes) > LIMITS.range_values:
             raise RulesError([Diagnostic(e.pos, f"this generator goes through {math.prod(c for _, c in sizes):,} "
                                          f"values, too many ({describe('range_values')})")], self.ck.sources)
+        generators = [skip_empty(g) for g in generators]  # a walk over the non-empty cells only
         f = e.func
         # any/every only weigh each item's truth: `count(y) > 0` needs no len() there
         item = self.cx_test(e.item, inner) if f in ("any", "every") else self.cx(e.item, inner)
@@ -596,23 +609,23 @@ class ExpressionCompiler:
             pairs = t.listcomp(t.tuple_([item, self.cx(e.key, inner)]), generators)
             return t.call("longest_paths", pairs, "NEAR", "PATHS")
         if f == "sum":
-            return t.call("sum", t.genexp(item, generators))
+            return t.call("sum", mapped(item, generators))
         if f in ("min", "max"):
-            return t.call(f, t.genexp(item, generators), default=t.const(0))
+            return t.call(f, mapped(item, generators), default=t.const(0))
         if f == "any":
             if not e.more and cond is None and isinstance(item, py.Subscript) and isinstance(item.value, py.Name) \
                     and item.value.id == "Z" and isinstance(item.slice, py.Name) and item.slice.id == var:
                 return t.call("any", t.call("map", t.attr("Z", "__getitem__"), src))  # no generator frame
-            return t.call("any", t.genexp(item, generators))
+            return t.call("any", mapped(item, generators))
         if f == "every":
-            return t.call("all", t.genexp(item, generators))
+            return t.call("all", mapped(item, generators))
         if f == "first":
-            return t.call("next", t.genexp(item, generators), t.const(None))
+            return t.call("next", mapped(item, generators), t.const(None))
         if f == "last":
             if not e.more and long_sequence(src):
                 # the last one found from the end: the items before it are not looked at
-                backwards = t.comp(var, t.call("reversed", src), [cond] if cond is not None else [])
-                return t.call("next", t.genexp(item, [backwards]), t.const(None))
+                backwards = skip_empty(t.comp(var, t.call("reversed", src), [cond] if cond is not None else []))
+                return t.call("next", mapped(item, [backwards]), t.const(None))
             return t.sub(t.or_(t.listcomp(item, generators), t.name("NOTHING")), t.const(-1))
         if f == "distinct":
             return t.call("len", t.setcomp(item, generators))
@@ -760,12 +773,3 @@ def _element(kind: Type) -> Type:
         return Type("comp")
     return kind
 
-
-def int_bounds(source: t.Code) -> tuple[int, int] | None:
-    """The least and greatest value of `range(a, b)` of two ints, else None: what a generator's
-    variable over it holds (a cell's row or column from it needs no range check)."""
-    if t.calls(source, "range") and len(source.args) == 2 and not source.keywords:
-        low, high = (fold_int(a) for a in source.args)
-        if low is not None and high is not None and low < high:
-            return low, high - 1
-    return None

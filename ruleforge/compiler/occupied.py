@@ -1,0 +1,83 @@
+"""Walks over a grid's cells that skip the empty ones at C speed (docs/design.md).
+
+`x for x in cells(G) if count(x) > 0 ...` compiles to a clause over `range(a, a + n)` whose
+first test is `Z[x]`: Python pays a round of bytecode per cell, and on a sparse grid most of
+them are empty. `compress(range(a, a + n), Z[a:a + n])` gives the indices of the non-empty
+ones, in the same order, without a bytecode per cell (`reversed` on both sides for a search
+from the end), and the test is dropped. What is then read of each cell by a table
+(`min(COL[x] for x in ...)`) is `map(COL.__getitem__, ...)`, with no generator to resume.
+The cells of a grid are zone indices in range, so the slice holds exactly the zones tested.
+"""
+
+from __future__ import annotations
+
+import ast as py
+
+from . import pytree as t
+from .rewrites import fixed_range
+
+# tables indexed by a zone: reading one of a cell's index never fails
+ZONE_TABLES = frozenset({"ROW", "COL", "ZOWNER", "ZNAME", "ADJ", "NEAR", "CAP", "Z"})
+
+
+def skip_empty(clause: py.comprehension) -> py.comprehension:
+    """The clause going through the non-empty cells only, when it goes through a range of
+    cells (or one backwards) and its first test is that the cell is non-empty; else as is."""
+    if not clause.ifs or not isinstance(clause.target, py.Name):
+        return clause
+    source, backwards = clause.iter, False
+    if t.calls(source, "reversed") and len(source.args) == 1:
+        source, backwards = source.args[0], True
+    if not (t.calls(source, "range") and fixed_range(source) is not None and all(map(_pure, source.args))):
+        return clause  # (a range of known length from a zone index: the cells of a grid)
+    rest = _without_nonempty(clause.ifs[0], clause.target.id)
+    if rest is False:
+        return clause
+    low, high = source.args
+    zones: t.Code = t.sub("Z", py.Slice(t.clone(low), t.clone(high), None))
+    indices: t.Code = t.clone(source)
+    if backwards:
+        indices, zones = t.call("reversed", indices), t.call("reversed", zones)
+    ifs = ([rest] if rest is not None else []) + clause.ifs[1:]
+    return t.comp(clause.target.id, t.call("compress", indices, zones), ifs)
+
+
+def mapped(item: t.Code, generators: list[py.comprehension]) -> t.Code:
+    """A generator of `item` over the clauses, as an iterator with no Python frame when it
+    reads a zone table at each non-empty cell (`map(COL.__getitem__, compress(...))`), or is
+    the cells themselves; else the generator expression."""
+    if len(generators) == 1 and not generators[0].ifs and t.calls(generators[0].iter, "compress") \
+            and isinstance(generators[0].target, py.Name):
+        var, source = generators[0].target.id, generators[0].iter
+        if isinstance(item, py.Name) and item.id == var:
+            return source
+        if isinstance(item, py.Subscript) and isinstance(item.value, py.Name) and item.value.id in ZONE_TABLES \
+                and isinstance(item.slice, py.Name) and item.slice.id == var:
+            return t.call("map", t.attr(item.value.id, "__getitem__"), source)
+    return t.genexp(item, generators)
+
+
+def _without_nonempty(test: t.Code, var: str) -> t.Code | None | bool:
+    """The test with its leading `Z[var]` taken off: None when nothing is left, False when it
+    does not start with one."""
+    if _nonempty(test, var):
+        return None
+    if isinstance(test, py.BoolOp) and isinstance(test.op, py.And):
+        head = _without_nonempty(test.values[0], var)
+        if head is False:
+            return False
+        rest = test.values[1:] if head is None else [head, *test.values[1:]]
+        return t.and_(*rest)
+    return False
+
+
+def _nonempty(test: t.Code, var: str) -> bool:
+    """`Z[var]`: the cell holds something."""
+    return isinstance(test, py.Subscript) and isinstance(test.value, py.Name) and test.value.id == "Z" \
+        and isinstance(test.slice, py.Name) and test.slice.id == var and isinstance(test.ctx, py.Load)
+
+
+def _pure(code: t.Code) -> bool:
+    """Code that may be evaluated twice with the same value: names, numbers, arithmetic."""
+    return all(isinstance(n, (py.Name, py.Constant, py.BinOp, py.UnaryOp, py.operator, py.unaryop,
+                              py.expr_context)) for n in t.nodes(code))
