@@ -12,7 +12,7 @@ from ..limits import LIMITS, describe
 from ..model import Type
 from . import invariants
 from . import pytree as t
-from .occupied import mapped, skip_empty
+from .occupied import over_nonempty, skip_empty
 from .program import Env
 from .rewrites import (
     as_list,
@@ -599,6 +599,9 @@ class ExpressionCompiler:
     def gen_code(self, e: ast.GenCall, f: str, var: str, inner: Env, src: t.Code, cond: t.Code | None,
                  generators: list[py.comprehension], item: t.Code) -> t.Code:
         """The Python for an aggregate over a generator whose parts are compiled."""
+        walked = over_nonempty(f, item, generators)
+        if walked is not None:
+            return walked
         if f == "count":
             return t.call("len", t.listcomp(t.const(0), generators))
         if f == "groups":
@@ -609,23 +612,23 @@ class ExpressionCompiler:
             pairs = t.listcomp(t.tuple_([item, self.cx(e.key, inner)]), generators)
             return t.call("longest_paths", pairs, "NEAR", "PATHS")
         if f == "sum":
-            return t.call("sum", mapped(item, generators))
+            return t.call("sum", t.genexp(item, generators))
         if f in ("min", "max"):
-            return t.call(f, mapped(item, generators), default=t.const(0))
+            return t.call(f, t.genexp(item, generators), default=t.const(0))
         if f == "any":
             if not e.more and cond is None and isinstance(item, py.Subscript) and isinstance(item.value, py.Name) \
                     and item.value.id == "Z" and isinstance(item.slice, py.Name) and item.slice.id == var:
                 return t.call("any", t.call("map", t.attr("Z", "__getitem__"), src))  # no generator frame
-            return t.call("any", mapped(item, generators))
+            return t.call("any", t.genexp(item, generators))
         if f == "every":
-            return t.call("all", mapped(item, generators))
+            return t.call("all", t.genexp(item, generators))
         if f == "first":
-            return t.call("next", mapped(item, generators), t.const(None))
+            return t.call("next", t.genexp(item, generators), t.const(None))
         if f == "last":
             if not e.more and long_sequence(src):
                 # the last one found from the end: the items before it are not looked at
                 backwards = skip_empty(t.comp(var, t.call("reversed", src), [cond] if cond is not None else []))
-                return t.call("next", mapped(item, [backwards]), t.const(None))
+                return t.call("next", t.genexp(item, [backwards]), t.const(None))
             return t.sub(t.or_(t.listcomp(item, generators), t.name("NOTHING")), t.const(-1))
         if f == "distinct":
             return t.call("len", t.setcomp(item, generators))

@@ -42,19 +42,38 @@ def skip_empty(clause: py.comprehension) -> py.comprehension:
     return t.comp(clause.target.id, t.call("compress", indices, zones), ifs)
 
 
-def mapped(item: t.Code, generators: list[py.comprehension]) -> t.Code:
-    """A generator of `item` over the clauses, as an iterator with no Python frame when it
-    reads a zone table at each non-empty cell (`map(COL.__getitem__, compress(...))`), or is
-    the cells themselves; else the generator expression."""
-    if len(generators) == 1 and not generators[0].ifs and t.calls(generators[0].iter, "compress") \
-            and isinstance(generators[0].target, py.Name):
-        var, source = generators[0].target.id, generators[0].iter
-        if isinstance(item, py.Name) and item.id == var:
-            return source
-        if isinstance(item, py.Subscript) and isinstance(item.value, py.Name) and item.value.id in ZONE_TABLES \
-                and isinstance(item.slice, py.Name) and item.slice.id == var:
-            return t.call("map", t.attr(item.value.id, "__getitem__"), source)
-    return t.genexp(item, generators)
+def over_nonempty(f: str, item: t.Code, generators: list[py.comprehension]) -> t.Code | None:
+    """Aggregate `f` of `item` over a walk of the non-empty cells with no other test, from the
+    list of those cells (`list(compress(...))`): one slice of the state, the same list in every
+    copy of the walk, so that a part listed once per decision lists the cells once for all its
+    aggregates (the first and last rows and the least and greatest columns of a grid's occupied
+    box). None when the generator is not such a walk, or `f` or `item` are not simple."""
+    if len(generators) != 1 or generators[0].ifs or not t.calls(generators[0].iter, "compress") \
+            or not isinstance(generators[0].target, py.Name) or t.calls(generators[0].iter.args[0], "reversed"):
+        return None
+    var, cells = generators[0].target.id, t.call("list", t.clone(generators[0].iter))
+    if f == "count":
+        return t.call("len", cells)
+    if isinstance(item, py.Name) and item.id == var:
+        values, table = cells, None
+    elif isinstance(item, py.Subscript) and isinstance(item.value, py.Name) and item.value.id in ZONE_TABLES \
+            and isinstance(item.slice, py.Name) and item.slice.id == var:
+        table = item.value.id
+        values = t.call("map", t.attr(table, "__getitem__"), cells)
+    else:
+        return None
+    if f in ("first", "last"):
+        if table is None:
+            return t.call("_first" if f == "first" else "_last", cells)
+        ordered = values if f == "first" else t.call("map", t.attr(table, "__getitem__"), t.call("reversed", cells))
+        return t.call("next", ordered, t.const(None))
+    if f in ("min", "max"):
+        return t.call(f, values, default=t.const(0))
+    if f in ("sum", "any"):
+        return t.call(f, values)
+    if f == "every":
+        return t.call("all", values)
+    return None
 
 
 def _without_nonempty(test: t.Code, var: str) -> t.Code | None | bool:
