@@ -19,6 +19,7 @@ from .rewrites import (
     cell_index,
     count_names,
     count_vs_zero,
+    extreme,
     fixed_range,
     fold_int,
     is_span,
@@ -472,8 +473,7 @@ class ExpressionCompiler:
             return t.const(0 if f == "first" else self.n - 1)  # the seats, in order: known here
         simple: dict[str, Callable[[], t.Code]] = {
             "count": lambda: t.call("len", coll), "sum": lambda: t.call("sum", coll),
-            "min": lambda: t.call("min", coll, default=t.const(0)),
-            "max": lambda: t.call("max", coll, default=t.const(0)),
+            "min": lambda: extreme("min", coll), "max": lambda: extreme("max", coll),
             "any": lambda: t.call("any", coll), "every": lambda: t.call("all", coll),
             "first": lambda: t.call("_first", coll),
             "last": lambda: t.sub(t.or_(coll, t.name("NOTHING")), t.const(-1)),
