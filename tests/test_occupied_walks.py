@@ -14,7 +14,7 @@ import pytest
 import ruleforge
 from ruleforge import Game
 from ruleforge.compiler import invariants
-from ruleforge.compiler.occupied import over_nonempty, skip_empty
+from ruleforge.compiler.occupied import never_none, over_nonempty, skip_empty
 
 RULES = Path(__file__).parent / "synthetic" / "occupied.rules"
 SIZE, SPAN = 6, 3
@@ -152,3 +152,16 @@ def test_an_iterator_is_never_named_for_reuse() -> None:
     # a name for a walk would be empty the second time it is gone through
     walk = pyast.parse("compress(range(a, a + 9), Z[a:a + 9])", mode="eval").body
     assert not invariants.costly_part(walk)
+
+
+def test_what_a_walk_knows_of_its_item_is_not_tested_again() -> None:
+    # a non-empty cell's top needs no guard for an empty zone
+    walk = skip_empty(clause("range(a, a + 9) if Z[x] and A_size[(Z[x] or NOIDX)[-1]] > 1"))
+    assert [pyast.unparse(c) for c in walk.ifs] == ["A_size[Z[x][-1]] > 1"]
+    # a zone's contents are component ids, never none
+    contents = never_none(clause("Z[k] if x is not None and KIND[x] == 'Tile'"))
+    assert [pyast.unparse(c) for c in contents.ifs] == ["KIND[x] == 'Tile'"]
+    for unchanged in ("L[k] if x is not None and KIND[x] == 'Tile'", "Z[k] if KIND[x] == 'Tile' and x is not None",
+                      "Z[a:b] if x is not None"):
+        walk = clause(unchanged)
+        assert never_none(walk) is walk, unchanged

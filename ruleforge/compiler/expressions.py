@@ -12,7 +12,7 @@ from ..limits import LIMITS, describe
 from ..model import Type
 from . import invariants
 from . import pytree as t
-from .occupied import over_nonempty, skip_empty
+from .occupied import never_none, over_nonempty, skip_empty
 from .program import Env
 from .rewrites import (
     as_list,
@@ -580,7 +580,7 @@ class ExpressionCompiler:
                 and math.prod(count for _, count in sizes) > LIMITS.range_values:
             raise RulesError([Diagnostic(e.pos, f"this generator goes through {math.prod(c for _, c in sizes):,} "
                                          f"values, too many ({describe('range_values')})")], self.ck.sources)
-        generators = [skip_empty(g) for g in generators]  # a walk over the non-empty cells only
+        generators = [never_none(skip_empty(g)) for g in generators]  # see compiler/occupied.py
         f = e.func
         # any/every only weigh each item's truth: `count(y) > 0` needs no len() there
         item = self.cx_test(e.item, inner) if f in ("any", "every") else self.cx(e.item, inner)

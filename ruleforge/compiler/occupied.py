@@ -12,6 +12,7 @@ The cells of a grid are zone indices in range, so the slice holds exactly the zo
 from __future__ import annotations
 
 import ast as py
+from collections.abc import Callable
 
 from . import pytree as t
 from .rewrites import fixed_range
@@ -30,7 +31,8 @@ def skip_empty(clause: py.comprehension) -> py.comprehension:
         source, backwards = source.args[0], True
     if not (t.calls(source, "range") and fixed_range(source) is not None and all(map(_pure, source.args))):
         return clause  # (a range of known length from a zone index: the cells of a grid)
-    rest = _without_nonempty(clause.ifs[0], clause.target.id)
+    var = clause.target.id
+    rest = _without_first(clause.ifs[0], lambda test: _nonempty(test, var))
     if rest is False:
         return clause
     low, high = source.args
@@ -39,7 +41,23 @@ def skip_empty(clause: py.comprehension) -> py.comprehension:
     if backwards:
         indices, zones = t.call("reversed", indices), t.call("reversed", zones)
     ifs = ([rest] if rest is not None else []) + clause.ifs[1:]
-    return t.comp(clause.target.id, t.call("compress", indices, zones), ifs)
+    ifs = [_TopOfNonEmpty(var).visit(test) for test in ifs]  # `(Z[x] or NOTHING)[-1]` is `Z[x][-1]`
+    return t.comp(var, t.call("compress", indices, zones), ifs)
+
+
+def never_none(clause: py.comprehension) -> py.comprehension:
+    """A clause over a zone's contents (`Z[k]`: component ids) with its leading test that the
+    item is not none dropped (`t is not None and KIND[t] == ...`, the code of `t is K`)."""
+    source = clause.iter
+    if not clause.ifs or not isinstance(clause.target, py.Name) or not (
+            isinstance(source, py.Subscript) and isinstance(source.value, py.Name) and source.value.id == "Z"
+            and not isinstance(source.slice, py.Slice)):
+        return clause
+    var = clause.target.id
+    rest = _without_first(clause.ifs[0], lambda test: _not_none(test, var))
+    if rest is False:
+        return clause
+    return t.comp(var, source, ([rest] if rest is not None else []) + clause.ifs[1:])
 
 
 def over_nonempty(f: str, item: t.Code, generators: list[py.comprehension]) -> t.Code | None:
@@ -76,13 +94,13 @@ def over_nonempty(f: str, item: t.Code, generators: list[py.comprehension]) -> t
     return None
 
 
-def _without_nonempty(test: t.Code, var: str) -> t.Code | None | bool:
-    """The test with its leading `Z[var]` taken off: None when nothing is left, False when it
-    does not start with one."""
-    if _nonempty(test, var):
+def _without_first(test: t.Code, found: Callable[[t.Code], bool]) -> t.Code | None | bool:
+    """The test with its leading part that `found` recognises taken off: None when nothing is
+    left, False when it does not start with one."""
+    if found(test):
         return None
     if isinstance(test, py.BoolOp) and isinstance(test.op, py.And):
-        head = _without_nonempty(test.values[0], var)
+        head = _without_first(test.values[0], found)
         if head is False:
             return False
         rest = test.values[1:] if head is None else [head, *test.values[1:]]
@@ -94,6 +112,28 @@ def _nonempty(test: t.Code, var: str) -> bool:
     """`Z[var]`: the cell holds something."""
     return isinstance(test, py.Subscript) and isinstance(test.value, py.Name) and test.value.id == "Z" \
         and isinstance(test.slice, py.Name) and test.slice.id == var and isinstance(test.ctx, py.Load)
+
+
+def _not_none(test: t.Code, var: str) -> bool:
+    """`var is not None`."""
+    return isinstance(test, py.Compare) and isinstance(test.left, py.Name) and test.left.id == var \
+        and len(test.ops) == 1 and isinstance(test.ops[0], py.IsNot) and isinstance(test.comparators[0], py.Constant) \
+        and test.comparators[0].value is None
+
+
+class _TopOfNonEmpty(py.NodeTransformer):
+    """`(Z[x] or NOTHING)` and `(Z[x] or NOIDX)` (the guard of an empty zone's top) as `Z[x]`,
+    where x is a cell known to hold something."""
+
+    def __init__(self, var: str):
+        self.var = var
+
+    def visit_BoolOp(self, node: py.BoolOp) -> t.Code:
+        self.generic_visit(node)
+        if isinstance(node.op, py.Or) and len(node.values) == 2 and _nonempty(node.values[0], self.var) \
+                and isinstance(node.values[1], py.Name) and node.values[1].id in ("NOTHING", "NOIDX"):
+            return node.values[0]
+        return node
 
 
 def _pure(code: t.Code) -> bool:
