@@ -161,7 +161,12 @@ def test_what_a_walk_knows_of_its_item_is_not_tested_again() -> None:
     # a zone's contents are component ids, never none
     contents = never_none(clause("Z[k] if x is not None and KIND[x] == 'Tile'"))
     assert [pyast.unparse(c) for c in contents.ifs] == ["KIND[x] == 'Tile'"]
+    joined = never_none(clause("[y for y in Z[k]] + [y for y in Z[j] if B[y]] if x is not None and C[x]"))
+    assert [pyast.unparse(c) for c in joined.ifs] == ["C[x]"]
+    worked_out = never_none(clause("[a * 7 + k for k in range(1, 4)] if x != None and Z[x]"))
+    assert [pyast.unparse(c) for c in worked_out.ifs] == ["Z[x]"]
     for unchanged in ("L[k] if x is not None and KIND[x] == 'Tile'", "Z[k] if KIND[x] == 'Tile' and x is not None",
-                      "Z[a:b] if x is not None"):
+                      "Z[a:b] if x is not None", "[top(y) for y in Z[k]] if x is not None",
+                      "[y for y in L] + Z[k] if x != None"):
         walk = clause(unchanged)
         assert never_none(walk) is walk, unchanged

@@ -46,18 +46,35 @@ def skip_empty(clause: py.comprehension) -> py.comprehension:
 
 
 def never_none(clause: py.comprehension) -> py.comprehension:
-    """A clause over a zone's contents (`Z[k]`: component ids) with its leading test that the
-    item is not none dropped (`t is not None and KIND[t] == ...`, the code of `t is K`)."""
-    source = clause.iter
-    if not clause.ifs or not isinstance(clause.target, py.Name) or not (
-            isinstance(source, py.Subscript) and isinstance(source.value, py.Name) and source.value.id == "Z"
-            and not isinstance(source.slice, py.Slice)):
+    """A clause whose items are never none (a zone's contents, component ids; cells; numbers
+    worked out) with its leading test that the item is not none dropped (`t is not None and
+    KIND[t] == ...`, the code of `t is K`; `x != None`)."""
+    if not clause.ifs or not isinstance(clause.target, py.Name) or not _some(clause.iter):
         return clause
     var = clause.target.id
     rest = _without_first(clause.ifs[0], lambda test: _not_none(test, var))
     if rest is False:
         return clause
-    return t.comp(var, source, ([rest] if rest is not None else []) + clause.ifs[1:])
+    return t.comp(var, clause.iter, ([rest] if rest is not None else []) + clause.ifs[1:])
+
+
+def _some(source: t.Code) -> bool:
+    """Whether every item of a clause's source is surely a value, never none: a zone's contents,
+    a walk over cells, a range, a join of those, or a list comprehension giving its own
+    variable over one of those or a sum of numbers (a cell's index worked out)."""
+    if isinstance(source, py.Subscript) and isinstance(source.value, py.Name) and source.value.id == "Z":
+        return not isinstance(source.slice, py.Slice)
+    if t.calls(source, "compress") or t.calls(source, "range"):
+        return True
+    if isinstance(source, py.BinOp) and isinstance(source.op, py.Add):
+        return _some(source.left) and _some(source.right)
+    if isinstance(source, py.ListComp):
+        item = source.elt
+        if isinstance(item, py.BinOp) and isinstance(item.op, (py.Add, py.Sub, py.Mult)):
+            return True
+        return isinstance(item, py.Name) and any(
+            isinstance(g.target, py.Name) and g.target.id == item.id and _some(g.iter) for g in source.generators)
+    return False
 
 
 def over_nonempty(f: str, item: t.Code, generators: list[py.comprehension]) -> t.Code | None:
@@ -115,10 +132,10 @@ def _nonempty(test: t.Code, var: str) -> bool:
 
 
 def _not_none(test: t.Code, var: str) -> bool:
-    """`var is not None`."""
+    """`var is not None` or `var != None`."""
     return isinstance(test, py.Compare) and isinstance(test.left, py.Name) and test.left.id == var \
-        and len(test.ops) == 1 and isinstance(test.ops[0], py.IsNot) and isinstance(test.comparators[0], py.Constant) \
-        and test.comparators[0].value is None
+        and len(test.ops) == 1 and isinstance(test.ops[0], (py.IsNot, py.NotEq)) \
+        and isinstance(test.comparators[0], py.Constant) and test.comparators[0].value is None
 
 
 class _TopOfNonEmpty(py.NodeTransformer):
