@@ -22,7 +22,7 @@ DIGESTS = {
     ("hagakure", 4): "f5bff0451706f1c1",
     ("hagakure", 5): "82b697bbe16729e9",
     ("naishi", 2): "9cfe92137ee948b5",
-    ("naishi_legends", 2): "506c41fb1c310d0a",
+    ("naishi_legends", 2): "d79f8862ef968ce6",
 }
 
 

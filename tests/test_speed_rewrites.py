@@ -46,7 +46,7 @@ def expected_labels(game: Game) -> list[str]:
 def test_the_rewrites_are_in_the_generated_code(rules: ruleforge.Rules) -> None:
     source = rules.program(2).source
     assert "keep(" in source  # the columns' range, once for every row
-    assert "reversed(range(" in source  # last(): from the end
+    assert "_last(list(compress(" in source  # last() of the non-empty cells: the end of their list
     assert "for a_t, a_f in " in source  # the pieces and their turns, once per decision
 
 

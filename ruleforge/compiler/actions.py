@@ -236,6 +236,10 @@ class ActionCompiler:
                 placed.setdefault(at, []).insert(0, _unset(name))
                 listed = domain if isinstance(domain, (py.ListComp, py.List)) else t.call("list", domain)
                 domains[depth - 1] = invariants.lazy(name, listed)
+        loop_depths = [d for d, q in enumerate(params, 1) for _ in (q.names if isinstance(q, Combined) else [q])]
+        rows = self.table_rows(aid, variables, loop_depths)
+        for depth, row in rows.values():
+            placed.setdefault(depth, []).append(row)
         body = lines
         for depth in range(len(params) + 1):
             if depth:
@@ -250,10 +254,29 @@ class ActionCompiler:
                 body.append(loop)
                 body = loop.body
             body.extend(placed.get(depth, []))
-        body.append(self.offer(aid, variables))
+        body.append(self.offer(aid, variables, list(rows)))
         return lines
 
-    def offer(self, aid: int, variables: list[str]) -> py.stmt:
+    def table_rows(self, aid: int, variables: list[str], depths: list[int]) -> dict[int, tuple[int, py.stmt]]:
+        """The parts of the lookup in `ACT_<aid>` (offer) that read only parameters of outer
+        loops, each named where its last one is bound (`row3_0 = ACT_3[a_x]` once per cell, not
+        once per piece there). By the last argument read: (depth, assignment). Of a table made
+        as listed, only the first argument's row, which the offer makes when it lists an
+        action there and finds none (`row3_0 or (row3_0 := ACT_ROW_3(a_x))`)."""
+        table = self.action_table(aid)
+        if table is None:
+            return {}
+        lazy = math.prod(len(c) for c in table) > ACTION_TABLE_SIZE
+        rows: dict[int, tuple[int, py.stmt]] = {}
+        for j in range(1 if lazy else len(variables) - 1):
+            if j < len(variables) - 1 and depths[j] < depths[j + 1]:  # the next one varies inside
+                parent = t.name(f"row{aid}_{j - 1}") if j else t.name(f"ACT_{aid}")
+                rows[j] = (depths[j], t.assign(f"row{aid}_{j}", t.sub(parent, variables[j])))
+            else:
+                break
+        return rows
+
+    def offer(self, aid: int, variables: list[str], rows: list[int] | None = None) -> py.stmt:
         """`out.append(...)` of the legal action `(aid, (variables...))`: the program's own,
         ready-made `Action` (`ACT_<aid>`, looked up by each argument) when its arguments'
         values are few and known, which costs less than making the tuples it is made of; else
@@ -263,19 +286,10 @@ class ActionCompiler:
         if table is None:
             return _offer(t.tuple_([t.const(aid), t.tuple_(variables)]))
         self.action_tables[aid] = table
-        found: t.Code = t.name(f"ACT_{aid}")
-        if not variables or math.prod(len(c) for c in table) <= ACTION_TABLE_SIZE:
-            for v in variables:
-                found = t.sub(found, v)
-            return _offer(found)
-        # made as listed: `((ACT_5[x] or ACT_ROW_5(x))[t] or ACT_ROW_5(x, t))[f]`
-        self.lazy_tables.add(aid)
-        lazy = max(1, len(variables) - 1)  # the last argument's Actions are made together
-        for depth, v in enumerate(variables):
-            found = t.sub(found, v)
-            if depth < lazy:
-                found = t.or_(found, t.call(f"ACT_ROW_{aid}", *variables[:depth + 1]))
-        return _offer(found)
+        lazy = math.prod(len(c) for c in table) > ACTION_TABLE_SIZE
+        if lazy and variables:
+            self.lazy_tables.add(aid)
+        return _offer(_looked_up(aid, variables, lazy, rows or []))
 
     def action_table(self, aid: int) -> list[list] | None:
         """The values each argument of action `aid` may take, when they are all known when
@@ -449,6 +463,32 @@ def written_numbers(domain: ast.Expr) -> list[int] | None:
             and domain.high.value - domain.low.value < ACTION_TABLE_SIZE:
         return list(range(domain.low.value, domain.high.value + 1))
     return None
+
+
+def _looked_up(aid: int, variables: list[str], lazy: bool, rows: list[int]) -> t.Code:
+    """`ACT_<aid>` looked up by the arguments, from the last row named before (`row<aid>_<j>`,
+    by the arguments up to j: table_rows). A lazy table makes what it lacks as listed,
+    `((ACT_5[x] or ACT_ROW_5(x))[t] or ACT_ROW_5(x, t))[f]`: the last argument's `Action`s
+    are made together."""
+    start = rows[-1] + 1 if rows else 0
+    found: t.Code = t.name(f"row{aid}_{rows[-1]}") if rows else t.name(f"ACT_{aid}")
+    for depth in range(start, len(variables)):
+        found = t.sub(found, variables[depth])
+        if lazy and depth < max(1, len(variables) - 1):
+            found = t.or_(found, t.call(f"ACT_ROW_{aid}", *variables[:depth + 1]))
+    if lazy and rows:  # the first argument's row, made the first time an action is listed there
+        row = f"row{aid}_0"
+        made = t.or_(t.name(row), t.named(row, t.call(f"ACT_ROW_{aid}", variables[0])))
+        found = _put_row(found, row, made)
+    return found
+
+
+def _put_row(code: t.Code, row: str, made: t.Code) -> t.Code:
+    """`code` with its read of the row `row` replaced by `made`."""
+    class Put(py.NodeTransformer):
+        def visit_Name(self, node: py.Name) -> t.Code:
+            return made if node.id == row else node
+    return Put().visit(code)
 
 
 def _offer(action: t.Code) -> py.stmt:

@@ -12,12 +12,14 @@ from ..limits import LIMITS, describe
 from ..model import Type
 from . import invariants
 from . import pytree as t
+from .occupied import never_none, over_nonempty, skip_empty
 from .program import Env
 from .rewrites import (
     as_list,
     cell_index,
     count_names,
     count_vs_zero,
+    extreme,
     fixed_range,
     fold_int,
     is_span,
@@ -208,6 +210,16 @@ class ExpressionCompiler:
             items = node.args[0].elts if len(node.args) == 1 and isinstance(node.args[0], py.List) else node.args
             known = [b for b in (self.bound(x, lowest) for x in items) if b is not None]
             return (max(known) if lowest else min(known)) if known else None
+        return None
+
+    def range_bounds(self, source: t.Code) -> tuple[int, int] | None:
+        """The least and greatest value of `range(a, b)` when bounds of both ends are known
+        (`max([1, ...])..min([rows(G), ...])`, a window on a grid): what a generator's
+        variable over it holds, so a cell's row or column from it needs no range check."""
+        if t.calls(source, "range") and len(source.args) == 2 and not source.keywords:
+            low, high = self.bound(source.args[0], lowest=True), self.bound(source.args[1], lowest=False)
+            if low is not None and high is not None and low < high:
+                return low, high - 1
         return None
 
     def cx_table(self, e: ast.Table, env: Env) -> t.Code:
@@ -461,8 +473,7 @@ class ExpressionCompiler:
             return t.const(0 if f == "first" else self.n - 1)  # the seats, in order: known here
         simple: dict[str, Callable[[], t.Code]] = {
             "count": lambda: t.call("len", coll), "sum": lambda: t.call("sum", coll),
-            "min": lambda: t.call("min", coll, default=t.const(0)),
-            "max": lambda: t.call("max", coll, default=t.const(0)),
+            "min": lambda: extreme("min", coll), "max": lambda: extreme("max", coll),
             "any": lambda: t.call("any", coll), "every": lambda: t.call("all", coll),
             "first": lambda: t.call("_first", coll),
             "last": lambda: t.sub(t.or_(coll, t.name("NOTHING")), t.const(-1)),
@@ -539,7 +550,7 @@ class ExpressionCompiler:
         inner = env.child()
         var = f"g_{e.var}_{next(self.fresh)}"
         src = self.iterable(e.source, env)
-        inner.bind(e.var, var, int_bounds(src))
+        inner.bind(e.var, var, self.range_bounds(src))
         cond = self.cx_test(e.cond, inner) if e.cond is not None else None
         generators = [t.comp(var, src, [cond] if cond is not None else [])]
         bound = [var]
@@ -548,6 +559,7 @@ class ExpressionCompiler:
         for more_var, more_src, more_cond in e.more:
             code = self.iterable(more_src, inner)
             sizes.append(fixed_range(code))
+            bounds = self.range_bounds(code)
             if invariant_source(code, bound):
                 # a later clause's source that reads no earlier clause's variable (a range of
                 # columns worked out from a scan of the grid, say) is listed once, the first
@@ -560,7 +572,7 @@ class ExpressionCompiler:
                                t.call("keep", box, key, code))
             inner = inner.child()
             name = f"g_{more_var}_{next(self.fresh)}"
-            inner.bind(more_var, name, int_bounds(code))
+            inner.bind(more_var, name, bounds)
             ifs = [self.cx_test(more_cond, inner)] if more_cond is not None else []
             generators.append(t.comp(name, code, ifs))
             bound.append(name)
@@ -568,6 +580,7 @@ class ExpressionCompiler:
                 and math.prod(count for _, count in sizes) > LIMITS.range_values:
             raise RulesError([Diagnostic(e.pos, f"this generator goes through {math.prod(c for _, c in sizes):,} "
                                          f"values, too many ({describe('range_values')})")], self.ck.sources)
+        generators = [never_none(skip_empty(g)) for g in generators]  # see compiler/occupied.py
         f = e.func
         # any/every only weigh each item's truth: `count(y) > 0` needs no len() there
         item = self.cx_test(e.item, inner) if f in ("any", "every") else self.cx(e.item, inner)
@@ -586,6 +599,9 @@ class ExpressionCompiler:
     def gen_code(self, e: ast.GenCall, f: str, var: str, inner: Env, src: t.Code, cond: t.Code | None,
                  generators: list[py.comprehension], item: t.Code) -> t.Code:
         """The Python for an aggregate over a generator whose parts are compiled."""
+        walked = over_nonempty(f, item, generators)
+        if walked is not None:
+            return walked
         if f == "count":
             return t.call("len", t.listcomp(t.const(0), generators))
         if f == "groups":
@@ -611,7 +627,7 @@ class ExpressionCompiler:
         if f == "last":
             if not e.more and long_sequence(src):
                 # the last one found from the end: the items before it are not looked at
-                backwards = t.comp(var, t.call("reversed", src), [cond] if cond is not None else [])
+                backwards = skip_empty(t.comp(var, t.call("reversed", src), [cond] if cond is not None else []))
                 return t.call("next", t.genexp(item, [backwards]), t.const(None))
             return t.sub(t.or_(t.listcomp(item, generators), t.name("NOTHING")), t.const(-1))
         if f == "distinct":
@@ -760,12 +776,3 @@ def _element(kind: Type) -> Type:
         return Type("comp")
     return kind
 
-
-def int_bounds(source: t.Code) -> tuple[int, int] | None:
-    """The least and greatest value of `range(a, b)` of two ints, else None: what a generator's
-    variable over it holds (a cell's row or column from it needs no range check)."""
-    if t.calls(source, "range") and len(source.args) == 2 and not source.keywords:
-        low, high = (fold_int(a) for a in source.args)
-        if low is not None and high is not None and low < high:
-            return low, high - 1
-    return None

@@ -21,10 +21,10 @@ from .rewrites import uses
 # A part worth naming: a comprehension, a call of a helper that scans a grid, or at least this
 # many Python syntax nodes, so that a cheap lookup is not replaced by a dearer lazy test.
 MIN_NODES = 12
-SCANS = {"extent", "grid_items", "groups", "longest_paths"}
+SCANS = {"extent", "grid_items", "groups", "longest_paths", "compress"}
 UNSET = object()  # the value of a lifted part not computed yet (in the program's namespace)
 MAX_SHARED = 8  # repeated parts shared per expression at most
-ITERATORS = {"reversed", "map", "filter", "zip", "iter", "enumerate"}  # gone through once only
+ITERATORS = {"reversed", "map", "filter", "zip", "iter", "enumerate", "compress"}  # gone through once only
 
 
 def lazy(name: str, code: t.Code) -> t.Code:
@@ -84,6 +84,8 @@ def _costly(node: py.expr) -> bool:
         return False
     if t.draws(node):
         return False
+    if isinstance(node, py.Call) and isinstance(node.func, py.Name) and node.func.id in ITERATORS:
+        return False  # gone through once only: a name for it would be empty the second time
     if isinstance(node, py.Call) and isinstance(node.func, py.Name) and node.func.id in SCANS:
         return True
     return sum(1 for _ in t.nodes(node)) >= MIN_NODES

@@ -189,7 +189,7 @@ class LayoutCompiler:
             "arg_best": runtime.arg_best, "sorted_by_key": runtime.sorted_by_key, "sort_zone": runtime.sort_zone,
             "shown_label": runtime.shown_label, "item_at": runtime.item_at, "attr_or": runtime.attr_or,
             "NOIDX": (len(getattr(self, "comp_kind", ())),),  # `A_x[...]` of none: the spare last entry
-            "product": itertools.product,
+            "product": itertools.product, "compress": itertools.compress,
             "table_lookup": runtime.table_lookup, "TBL": self.tables, "ONCE": (0,),
             "GROUPS": {},  # connected groups already worked out, by the cells they cover
             "longest_paths": geometry.longest_paths, "extent": geometry.extent, "span_with": geometry.span_with,

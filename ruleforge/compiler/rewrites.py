@@ -61,13 +61,23 @@ def fixed_range(node: t.Code) -> tuple[t.Code, int] | None:
 
 
 def as_list(node: t.Code) -> t.Code:
-    """Code for a list of these items: a zone's contents and a grid's already are one."""
+    """Code for a list of these items: a zone's contents, a grid's and a list comprehension's
+    already are one (a new one: `+` changes neither side)."""
     if isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and node.value.id == "Z" \
             and not isinstance(node.slice, py.Slice):
         return node
-    if t.calls(node, "grid_items"):
+    if t.calls(node, "grid_items") or isinstance(node, py.ListComp):
         return node
     return t.call("list", node)
+
+
+def extreme(f: str, values: t.Code) -> t.Code:
+    """`min` or `max` of a collection, 0 when it is empty: of a list written out (`max([1, a -
+    1, b - 3])`, a window's edge), its items as arguments, with no list to build and no
+    default to weigh, or the one item itself."""
+    if isinstance(values, py.List) and values.elts and not any(isinstance(x, py.Starred) for x in values.elts):
+        return values.elts[0] if len(values.elts) == 1 else t.call(f, *values.elts)
+    return t.call(f, values, default=t.const(0))
 
 
 def cell_index(first: t.Code, row: t.Code, column: t.Code, columns: int) -> t.Code:
