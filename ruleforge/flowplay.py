@@ -37,13 +37,24 @@ def flow_main(program) -> Any:
                 raise
         else:
             ns = program.namespace
-            ns["ACTF"] = tuple(None if aid in compiler.deciding_aids else record[1]
-                               for aid, record in enumerate(program.apply_records))
+            ns["ACTF"] = direct_actions(program)
             exec(code, ns)  # noqa: S102 - a tree the compiler built; texts of the rules are constants in it
-            ns["ACTG"] = tuple(ns.get(f"flow_act_{aid}") for aid in range(len(program.apply_records)))
+            ns["ACTG"] = action_generators(program, ns)
             made = ns["flow_main"]
     program.flow = made
     return made
+
+
+def direct_actions(program) -> tuple:
+    """`ACTF`, what the generators call to take an action: per action id its entry function
+    (`enter_N`), or None for an action that decides inside its effect (a generator of its own)."""
+    deciding = program.compiler.deciding_aids
+    return tuple(None if aid in deciding else record[1] for aid, record in enumerate(program.apply_records))
+
+
+def action_generators(program, defined: dict[str, Any]) -> tuple:
+    """`ACTG`: per action id its generator `flow_act_N` among the names `defined`, else None."""
+    return tuple(defined.get(f"flow_act_{aid}") for aid in range(len(program.apply_records)))
 
 
 def new_flow_game(program, seed: int) -> Game:
@@ -114,11 +125,10 @@ class FlowGame(Game):
         """`Game.apply`, with a playout's usual case (an action of `legal_actions()`, the
         generator running) taken without the calls in between; anything else as Game does."""
         st = self._st
-        if self._gen is not None and st.steps < LIMITS.decisions_per_game:
-            if action not in self._legal and not isinstance(action, str):
-                action = as_action(action)  # a pair read from JSON, say
-            if action in self._legal:
-                record_action(self.program, st, action)
+        if self._gen is not None and not st.over and st.steps < LIMITS.decisions_per_game:
+            legal = self._legal
+            if action in legal or not isinstance(action, str) and (action := as_action(action)) in legal:
+                record_action(self.program, st, action)  # (as_action: a pair read from JSON, say)
                 self._go_on(action)
                 return
         Game.apply(self, action)

@@ -31,8 +31,8 @@ def test_the_table_has_every_measure_and_its_ratio(bench_path, capsys: pytest.Ca
     assert (small["game"], small["players"], legends["game"]) == ("Tic-Tac-Toe", 2, "Naishi with Legends")
     for name in ("hand_written", "public_api", "simulate", "block_machine", "api_loop_alone"):
         assert len(small[name]["runs_s"]) == 2 and small[name]["games_per_s"] > 0
-    # the loop alone plays no rules: it must run faster than any engine through the same loop
-    assert small["api_loop_alone"]["games_per_s"] > small["public_api"]["games_per_s"]
+    # the loop alone takes the engine's decisions, no more and no fewer (speed is not asserted)
+    assert small["api_loop_alone"]["decisions"] == small["public_api"]["decisions"] > 0
     ratio = small["public_api"]["games_per_s"] / small["hand_written"]["games_per_s"]
     assert small["public_api"]["ratio"] == pytest.approx(ratio)
     assert "hand_written" not in legends and "ratio" not in legends["public_api"]

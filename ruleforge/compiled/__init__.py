@@ -168,10 +168,10 @@ def _link(program: Any, module: types.ModuleType, flow: py.Module | None) -> Non
             setattr(program, field.name, _replace(getattr(program, field.name), replaced, 2))
     if flow is not None:  # as flowplay.flow_main links the generators into the namespace
         ns.update({name: getattr(module, name) for name in defined_names(flow)})
-        ns["ACTF"] = module.ACTF = tuple(None if aid in program.compiler.deciding_aids else record[1]
-                                         for aid, record in enumerate(program.apply_records))
-        ns["ACTG"] = module.ACTG = tuple(getattr(module, f"flow_act_{aid}", None)
-                                         for aid in range(len(program.apply_records)))
+        from ..flowplay import action_generators, direct_actions
+
+        ns["ACTF"] = module.ACTF = direct_actions(program)
+        ns["ACTG"] = module.ACTG = action_generators(program, vars(module))
         program.flow = module.flow_main
     program.native = module
 

@@ -469,26 +469,20 @@ def _looked_up(aid: int, variables: list[str], lazy: bool, rows: list[int]) -> t
     """`ACT_<aid>` looked up by the arguments, from the last row named before (`row<aid>_<j>`,
     by the arguments up to j: table_rows). A lazy table makes what it lacks as listed,
     `((ACT_5[x] or ACT_ROW_5(x))[t] or ACT_ROW_5(x, t))[f]`: the last argument's `Action`s
-    are made together."""
-    start = rows[-1] + 1 if rows else 0
-    found: t.Code = t.name(f"row{aid}_{rows[-1]}") if rows else t.name(f"ACT_{aid}")
-    for depth in range(start, len(variables)):
+    are made together; of it only the first argument's row is named, and made the first time
+    an action is listed there (`row5_0 or (row5_0 := ACT_ROW_5(x))`)."""
+    if not rows:
+        found: t.Code = t.name(f"ACT_{aid}")
+    elif lazy:
+        row = f"row{aid}_0"
+        found = t.or_(t.name(row), t.named(row, t.call(f"ACT_ROW_{aid}", variables[0])))
+    else:
+        found = t.name(f"row{aid}_{rows[-1]}")
+    for depth in range(rows[-1] + 1 if rows else 0, len(variables)):
         found = t.sub(found, variables[depth])
         if lazy and depth < max(1, len(variables) - 1):
             found = t.or_(found, t.call(f"ACT_ROW_{aid}", *variables[:depth + 1]))
-    if lazy and rows:  # the first argument's row, made the first time an action is listed there
-        row = f"row{aid}_0"
-        made = t.or_(t.name(row), t.named(row, t.call(f"ACT_ROW_{aid}", variables[0])))
-        found = _put_row(found, row, made)
     return found
-
-
-def _put_row(code: t.Code, row: str, made: t.Code) -> t.Code:
-    """`code` with its read of the row `row` replaced by `made`."""
-    class Put(py.NodeTransformer):
-        def visit_Name(self, node: py.Name) -> t.Code:
-            return made if node.id == row else node
-    return Put().visit(code)
 
 
 def _offer(action: t.Code) -> py.stmt:

@@ -396,13 +396,20 @@ def clone(node):
         elif isinstance(value, py.AST):
             value = clone(value)
         target[field] = value
+    _copy_marks(source, target)
+    return out
+
+
+def _copy_marks(source: dict, target: dict) -> tuple | None:
+    """The compiler's marks of a node (its rule, `at`; its operands) put on its copy, both
+    given as `__dict__`s; the operands mark, if any."""
     pos = source.get(POS)
     if pos is not None:
         target[POS] = pos
     marked = source.get(OPERANDS)
     if marked is not None:
         target[OPERANDS] = marked
-    return out
+    return marked
 
 
 # the commonest nodes, whose fields never hold a node that needs copying (a name's context is shared)
@@ -438,7 +445,7 @@ def _copy_statement(stmt: py.stmt) -> py.stmt:
     return out
 
 
-_BODIES = frozenset(("body", "orelse", "finalbody"))  # the statement lists of a statement
+_BODIES = ("body", "orelse", "finalbody")  # the statement lists of a statement, in order
 
 
 def literal_code(value) -> Code:
@@ -536,12 +543,7 @@ class _Numbering:
                 target[field] = copy(value, line)
             else:
                 target[field] = value
-        pos = source.get(POS)
-        if pos is not None:
-            target[POS] = pos
-        marked = source.get(OPERANDS)
-        if marked is not None:
-            target[OPERANDS] = marked
+        marked = _copy_marks(source, target)
         if cls._attributes:
             self.set_position(target, line, marked)
         return out
@@ -567,14 +569,19 @@ class _Numbering:
                 if type(value) is list:
                     self.place_all(value, line)
                 elif isinstance(value, py.AST) and value.__class__ not in _ATOMS:
-                    key = id(value)
-                    if key in self.seen:
-                        values[field] = self.placed_copy(value, line)
-                    else:
-                        self.seen.add(key)
-                        self.place(value, line)
+                    self.place_field(values, field, value, line)
         if cls._attributes:
             self.set_position(node.__dict__, line, node.__dict__.get(OPERANDS))
+
+    def place_field(self, values: dict, field: str, value: py.AST, line: int) -> None:
+        """`line` for the node in a field (`values` is its holder's `__dict__`): placed where it
+        is the first time it is met, else replaced by a placed copy."""
+        key = id(value)
+        if key in self.seen:
+            values[field] = self.placed_copy(value, line)
+        else:
+            self.seen.add(key)
+            self.place(value, line)
 
     def statements(self, body: list[py.stmt], last):
         """Number a list of statements, each after the one before; `last` is the position of
@@ -598,39 +605,27 @@ class _Numbering:
                 elif type(value) is list:
                     self.place_all(value, line)
                 elif isinstance(value, py.AST) and value.__class__ not in _ATOMS:
-                    if id(value) in self.seen:
-                        values[field] = self.placed_copy(value, line)
-                    else:
-                        self.seen.add(id(value))
-                        self.place(value, line)
+                    self.place_field(values, field, value, line)
             if function:
                 last = None
         return last
 
 
 def statement_lists(body: list[py.stmt]) -> list[list[py.stmt]]:
-    """Every list of statements in a body, the body itself first: `walk_statements` as a list,
-    made in one loop (fusing blocks asks for it at every round)."""
+    """Every list of statements in a body, the body itself first, each before the lists inside
+    it (fusing blocks asks for them at every round)."""
     out: list[list[py.stmt]] = []
     todo = [body]
     while todo:
         stmts = todo.pop()
         out.append(stmts)
         inner = [found for stmt in stmts if stmt.__class__ in _COMPOUND
-                 for field in ("body", "orelse", "finalbody") if (found := getattr(stmt, field, None))]
+                 for field in _BODIES if (found := getattr(stmt, field, None))]
         todo.extend(reversed(inner))
     return out
 
 
+# the statements that hold statement lists (`try*` is left out: Python 3.10 has none, and the
+# compiler writes none)
 _COMPOUND = frozenset((py.If, py.For, py.While, py.FunctionDef, py.With, py.Try, py.AsyncFor, py.AsyncWith,
-                       py.AsyncFunctionDef, py.ClassDef, py.TryStar))
-
-
-def walk_statements(body: list[py.stmt]) -> Iterator[list[py.stmt]]:
-    """Every list of statements in a body, the body itself first."""
-    yield body
-    for stmt in body:
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if inner:
-                yield from walk_statements(inner)
+                       py.AsyncFunctionDef, py.ClassDef))

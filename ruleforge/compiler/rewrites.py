@@ -269,7 +269,7 @@ def narrow_by_attribute(body: list[py.stmt]) -> list[py.stmt]:
     top, and each such item reads its part. Only where the order of items cannot matter,
     and only in plain statements (not a condition of an `if`)."""
     splits: dict[tuple[str, str], str] = {}
-    for stmts in t.walk_statements(body):
+    for stmts in t.statement_lists(body):
         for i, stmt in enumerate(stmts):
             if not isinstance(stmt, COMPOUND) and "_grid" in "".join(t.names_in(stmt)):
                 stmts[i] = _Narrower(splits).visit(stmt)
