@@ -22,7 +22,7 @@ from .common import check_environment
 COMMANDS = {
     "check": "check:check", "play": "play:play", "simulate": "simulate:simulate", "score": "score:score",
     "replay": "replay:replay", "test": "examples:test", "playthrough": "playthrough:playthrough",
-    "compare": "compare:compare", "mutate": "mutate:mutate",
+    "compare": "compare:compare", "mutate": "mutate:mutate", "serve": "serve:serve",
 }
 
 

@@ -1,0 +1,219 @@
+"""The games a playtest server holds: each with its seats' private tokens, its bots, and its log
+written as it goes, so that a restarted server takes every game up where it stopped.
+
+A game's files live in the server's data folder: `<id>.json` is an ordinary replay log (the
+format `play --log` writes, so `ruleforge replay` and `ruleforge view` read it) and
+`<id>.seats.json` (readable by its owner alone) holds the seat tokens. Only built-in agents sit
+at bot seats: a page can start games, and must never be able to name code to import.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..agents import GameError, make_agent
+from ..agents import agent_seed as seat_seed
+from ..cli.common import CommandFailed
+from ..cli.gamelog import LogWriter, log_header, read_log, replay_steps
+from ..engine import Game, player_name
+from ..rules import Rules
+
+HUMAN = "human"
+BOT_AGENTS = ("random", "greedy")  # and mcts:N up to MOST_SEARCH: what a page may seat
+MOST_SEARCH = 2000  # iterations per decision of a bot search started from a page
+SEATS_FORMAT = "ruleforge-seats/1"
+TOKEN_BYTES = 24  # 192 random bits per seat link: unguessable
+
+
+def web_agent(name: str) -> str:
+    """A seat's agent as a page or a seats file may name it: a person, or a built-in bot."""
+    low = name.strip().lower()
+    if low == HUMAN or low in BOT_AGENTS:
+        return low
+    head, sep, budget = low.partition(":")
+    if head == "mcts" and sep and budget.isdigit() and 1 <= int(budget) <= MOST_SEARCH:
+        return f"mcts:{int(budget)}"
+    raise GameError(f"unknown agent '{name[:40]}' (a seat is human, random, greedy or mcts:N with N up to "
+                    f"{MOST_SEARCH})")
+
+
+def write_private(path: Path, data: Any) -> None:
+    """A JSON file only its owner may read, replaced whole (never half written)."""
+    temporary = path.with_name(path.name + ".tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(data, out, indent=1)
+    os.replace(temporary, path)
+
+
+@attrs.define(eq=False)
+class Table:
+    """One game being played: the game, who sits where, and who is waiting for it to change."""
+
+    id: str
+    game: Game
+    agents: list[str]  # per seat: "human" or a bot's name
+    tokens: list[str]  # per seat: the secret of its link (bot seats too: a spectator link of that seat)
+    writer: LogWriter
+    version: int = 0  # goes up with every change; pages ask for anything newer than they have
+    lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
+    changed: asyncio.Event = attrs.field(factory=asyncio.Event)
+    bots: dict[int, Any] = attrs.field(factory=dict)
+    bot_task: asyncio.Task | None = None
+    failure: str | None = None  # a bot's or a rule's failure that stopped the game
+
+    def touch(self) -> None:
+        """Wake every page waiting on this table, and let later waits wait for the next change."""
+        self.version += 1
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    async def wait_newer(self, version: int, timeout: float) -> None:
+        """Return once the table is newer than `version`, or after `timeout` seconds."""
+        if self.version > version:
+            return
+        try:
+            await asyncio.wait_for(self.changed.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+
+    def bot_at(self, seat: int) -> Any | None:
+        name = self.agents[seat]
+        if name == HUMAN:
+            return None
+        if seat not in self.bots:
+            self.bots[seat] = make_agent(name, seat_seed(self.game.seed, seat))
+        return self.bots[seat]
+
+    async def act(self, seat: int, label: str) -> None:
+        """A person's decision: legal and theirs to take, or a GameError and nothing changed."""
+        async with self.lock:
+            game = self.game
+            if game.is_over:
+                raise GameError("the game is over")
+            if game.current_player != seat:
+                raise GameError(f"it is not your turn: {player_name(game.current_player)} is to act")
+            if label not in game.legal_labels():
+                raise GameError("that action is not legal now: choose again from the page")
+            game.apply(label)
+            self.writer.add(seat, label, game, human=True)
+            self.touch()
+        self.start_bots()
+
+    def start_bots(self) -> None:
+        """Let the bots play while it is a bot's turn, in the background: the page that acted
+        gets its answer at once and sees the bots' moves as they come."""
+        if self.bot_task is None or self.bot_task.done():
+            self.bot_task = asyncio.get_running_loop().create_task(self.play_bots())
+
+    async def play_bots(self) -> None:
+        while True:
+            async with self.lock:
+                game = self.game
+                if game.is_over or self.failure is not None:
+                    return
+                seat = game.current_player
+                bot = self.bot_at(seat)
+                if bot is None:
+                    return
+                copy, version = game.clone(), self.version
+            try:  # a bot thinks on a copy, in a thread: meanwhile the server answers every page
+                action = await asyncio.to_thread(bot.choose, copy)
+            except GameError as err:
+                await self.stop(f"the game stopped: {err}")
+                return
+            async with self.lock:
+                if self.version != version:  # only a bot acts now, but never apply to a changed game
+                    continue
+                try:
+                    label = game.label(action)
+                    game.apply(action)
+                except GameError as err:
+                    self.failure = f"the game stopped: {err}"
+                    self.touch()
+                    return
+                self.writer.add(seat, label, game)
+                self.touch()
+
+    async def stop(self, why: str) -> None:
+        async with self.lock:
+            self.failure = why
+            self.touch()
+
+
+class Tables:
+    """Every game of one rules file that a server holds, found by id or by a seat's token."""
+
+    def __init__(self, rules: Rules, rules_path: str, folder: Path, warn: Callable[[str], None] = print):
+        self.rules = rules
+        self.rules_path = rules_path
+        self.folder = folder
+        self.warn = warn
+        self.by_id: dict[str, Table] = {}
+        self.by_token: dict[str, tuple[Table, int]] = {}
+
+    def seat_of(self, token: str) -> tuple[Table, int] | None:
+        return self.by_token.get(token)
+
+    def create(self, players: int, seed: int | None, options: dict[str, Any], agents: list[str]) -> Table:
+        """A new game; GameError for a player count, option or agent the rules refuse."""
+        agents = [web_agent(name) for name in agents]
+        if len(agents) != players:
+            raise GameError(f"{len(agents)} seats described for {players} players")
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        game = self.rules.new_game(players, seed, options or None)
+        game_id = secrets.token_hex(6)
+        tokens = [secrets.token_urlsafe(TOKEN_BYTES) for _ in range(players)]
+        log_path = self.folder / f"{game_id}.json"
+        header = log_header(self.rules, self.rules_path, str(log_path), players, seed, options, agents)
+        writer = LogWriter(str(log_path), header, [], game, interval=0.0)
+        writer.save()
+        write_private(self.seats_path(game_id), {"format": SEATS_FORMAT, "game": game_id, "tokens": tokens})
+        return self.add(Table(game_id, game, agents, tokens, writer))
+
+    def seats_path(self, game_id: str) -> Path:
+        return self.folder / f"{game_id}.seats.json"
+
+    def add(self, table: Table) -> Table:
+        self.by_id[table.id] = table
+        for seat, token in enumerate(table.tokens):
+            self.by_token[token] = (table, seat)
+        return table
+
+    def resume_all(self) -> list[Table]:
+        """Every game the folder holds, replayed from its log; a game that cannot be taken up
+        again (another game's rules, a damaged file) is skipped with a warning, never fatal."""
+        resumed = []
+        for seats in sorted(self.folder.glob("*.seats.json")):
+            try:
+                resumed.append(self.add(self.resume(seats)))
+            except (GameError, CommandFailed, OSError, ValueError, KeyError, TypeError) as err:
+                self.warn(f"warning: not resuming {seats.name}: {err}")
+        return resumed
+
+    def resume(self, seats: Path) -> Table:
+        data = json.loads(seats.read_text(encoding="utf-8"))
+        game_id = seats.name.removesuffix(".seats.json")
+        tokens = data["tokens"]
+        if data.get("format") != SEATS_FORMAT or not all(isinstance(t, str) and len(t) >= 16 for t in tokens):
+            raise ValueError("not a seats file of ruleforge serve")
+        record = read_log(str(self.folder / f"{game_id}.json"))
+        if record.game != self.rules.title or record.rules_digest != self.rules.digest:
+            raise ValueError(f"its log is a game of other rules ({record.game}, digest {record.rules_digest})")
+        agents = [web_agent(name) for name in record.agents or []]
+        if len(agents) != record.players or len(tokens) != record.players:
+            raise ValueError("its seats do not match its log")
+        game = self.rules.new_game(record.players, record.seed, record.options or None)
+        replay_steps(game, record)
+        header = log_header(self.rules, self.rules_path, record.path, record.players, record.seed,
+                            record.options, agents)
+        writer = LogWriter(record.path, header, list(record.steps), game, interval=0.0)
+        return Table(game_id, game, agents, tokens, writer)
