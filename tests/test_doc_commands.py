@@ -28,6 +28,9 @@ would run this test again; pytest run on a designer's folder of the docs (`pytho
 docs/examples/...`) is. Snapshots and recorded playthroughs such a folder records are removed
 from the copy first, so the docs show what a designer's first run shows. A
 `--agents` list naming `human` gets scripted answers on stdin (always the first action).
+`pip install -e '.[web]' && REST` runs REST (the dev extra holds the web extra). A
+`ruleforge serve` command is started as written but on a free port (`--port 0`, so that parallel
+runs never collide), and stopped once its front page and host page have answered.
 """
 
 from __future__ import annotations
@@ -39,10 +42,12 @@ import shlex
 import shutil
 import subprocess
 import sys
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from stopping import GUARD, child
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -52,6 +57,7 @@ DOCS_PYTEST = "python -m pytest docs/"  # pytest on a designer's folder of the d
 EXIT_LINE = re.compile(r"^\(exit status (\d+)\)$")
 INSTALL = "pip install -e '.[dev]' && "
 CORE_INSTALL = "pip install -e . && "  # a player's install: what follows runs with the core packages alone
+WEB_INSTALL = "pip install -e '.[web]' && "  # the server's install: in the dev extra already
 TEST_COMMAND = "python -m pytest"
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```", re.S | re.M)
 COMMAND_TIMEOUT = 600  # a hang guard only: the slowest command (a bench) takes well under this
@@ -144,6 +150,8 @@ def runnable_part(command: DocCommand) -> str | None:
         text = text[len(INSTALL):]
     elif text.startswith(CORE_INSTALL):
         text = text[len(CORE_INSTALL):]
+    elif text.startswith(WEB_INSTALL):
+        text = text[len(WEB_INSTALL):]
     elif text.startswith("pip "):
         return None
     # the test commands (the README's, the long fuzz run) would run this test again, or take long
@@ -194,10 +202,36 @@ class Session:
         env = dict(os.environ, PYTHONPATH=str(self.root), COLUMNS="100", NO_COLOR="1")
         env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
         env.pop("RULEFORGE_DEBUG", None)
+        if without_env(text).startswith("ruleforge serve "):
+            return _run_server(text, self.root, env)
         stdin = HUMAN_ANSWERS if "human" in text else ""
         proc = subprocess.run(["bash", "-c", text], cwd=self.root, env=env, input=stdin, capture_output=True,
                               text=True, timeout=COMMAND_TIMEOUT)
         return Ran(proc.returncode, proc.stdout, proc.stderr)
+
+
+def _run_server(text: str, root: Path, env: dict[str, str]) -> Ran:
+    """A server as the docs start it, on a free port: its pages fetched, then stopped."""
+    words = shlex.split(text)
+    if "--port" in words:
+        words[words.index("--port") + 1] = "0"
+    else:
+        words += ["--port", "0"]
+    lines: list[str] = []
+    with child(["bash", "-c", "exec " + shlex.join(words)], env=env, cwd=root) as proc:
+        assert proc.stdout is not None
+        while not any(line.startswith("host page") for line in lines):
+            line = proc.stdout.readline()  # the server prints its lines at once; a hang is the guard's
+            if not line:
+                return Ran(proc.wait(timeout=GUARD), "".join(lines), proc.stderr.read() if proc.stderr else "")
+            lines.append(line)
+        front = re.search(r"at (http://\S+/)$", lines[0].strip())
+        host = re.search(r"(http://\S+/host/\S+)$", lines[1].strip())
+        assert front and host, lines
+        for url in (front.group(1).replace("0.0.0.0", "127.0.0.1"), host.group(1).replace("0.0.0.0", "127.0.0.1")):
+            with urllib.request.urlopen(url, timeout=GUARD) as page:
+                lines.append(f"GET {url}: {page.status} {page.read().decode()[:200]}\n")
+    return Ran(0, "".join(lines), "")
 
 
 @pytest.fixture(scope="module")
@@ -265,13 +299,18 @@ def check_compare(cmd: DocCommand, ran: Ran, root: Path) -> None:
     assert re.search(last, ran.stdout, re.M), ran.stdout
 
 
+def check_serve(cmd: DocCommand, ran: Ran, root: Path) -> None:
+    assert re.search(r"^serving .+ at http://", ran.stdout, re.M), ran.stdout
+    assert re.search(r"^GET http://\S+/host/\S+: 200 <!doctype html>", ran.stdout, re.M), ran.stdout
+
+
 def check_bench(cmd: DocCommand, ran: Ran, root: Path) -> None:
     assert "ratio" in ran.stdout.lower(), ran.stdout
     assert "DISAGREE" not in ran.stdout
 
 
 CHECKS = {"check": check_check, "play": check_play, "score": check_score, "replay": check_replay,
-          "simulate": check_simulate, "compare": check_compare}
+          "simulate": check_simulate, "compare": check_compare, "serve": check_serve}
 
 
 def check_output(cmd: DocCommand, ran: Ran, root: Path) -> None:
