@@ -52,13 +52,13 @@ def host_page(rules: Rules, host_path: str, tables: list[Table], base_url: str, 
         '<label>Seed <input name="seed" id="seed" inputmode="numeric" placeholder="random"></label>'
         f"{options}<table class=\"rf-seats\"><tr><th>seat</th><th>played by</th></tr>{seat_rows}</table>"
         '<button type="submit" id="start">Start the game</button></form>'
-        "<p class=\"rf-note\">Seats beyond the player count are ignored.</p></section>")
+        "<p class=\"rf-note rf-seats-note\">Seats beyond the player count are ignored.</p></section>")
     games = "".join(_game_entry(table, base_url) for table in reversed(tables)) or "<p>No game yet.</p>"
     return page(f"{rules.title}: host", (
         f"<main class=\"rf-narrow\"><h1>{escape(rules.title)}: host page</h1>"
         "<p class=\"rf-note\">Keep this page's address to yourself: it starts games and lists every "
         "seat's link. Send each person only the link of their own seat.</p>"
-        f"{form}<section><h2>Games</h2>{games}</section></main>"))
+        f"{form}<section><h2>Games</h2>{games}</section></main>"), scripts=("host.js",))
 
 
 def _agent_options(seat: int) -> str:

@@ -68,7 +68,8 @@ class Table:
     changed: asyncio.Event = attrs.field(factory=asyncio.Event)
     bots: dict[int, Any] = attrs.field(factory=dict)
     bot_task: asyncio.Task | None = None
-    failure: str | None = None  # a bot's or a rule's failure that stopped the game
+    failure: str | None = None  # said to every seat when a bot or a rule failed and the game stopped
+    warn: Callable[[str], None] = print  # the server's terminal: the failure in full, for the host
 
     def touch(self) -> None:
         """Wake every page waiting on this table, and let later waits wait for the next change."""
@@ -97,13 +98,17 @@ class Table:
         """A person's decision: legal and theirs to take, or a GameError and nothing changed."""
         async with self.lock:
             game = self.game
-            if game.is_over:
-                raise GameError("the game is over")
+            if game.is_over or self.failure is not None:
+                raise GameError(self.failure or "the game is over")
             if game.current_player != seat:
                 raise GameError(f"it is not your turn: {player_name(game.current_player)} is to act")
             if label not in game.legal_labels():
                 raise GameError("that action is not legal now: choose again from the page")
-            game.apply(label)
+            try:
+                game.apply(label)
+            except GameError as err:  # a rule failed while running the action
+                self.stopped(err)
+                raise GameError(self.failure) from None
             self.writer.add(seat, label, game, human=True)
             self.touch()
         self.start_bots()
@@ -128,7 +133,7 @@ class Table:
             try:  # a bot thinks on a copy, in a thread: meanwhile the server answers every page
                 action = await asyncio.to_thread(bot.choose, copy)
             except GameError as err:
-                await self.stop(f"the game stopped: {err}")
+                await self.stop(err)
                 return
             async with self.lock:
                 if self.version != version:  # only a bot acts now, but never apply to a changed game
@@ -137,16 +142,21 @@ class Table:
                     label = game.label(action)
                     game.apply(action)
                 except GameError as err:
-                    self.failure = f"the game stopped: {err}"
-                    self.touch()
+                    self.stopped(err)
                     return
                 self.writer.add(seat, label, game)
                 self.touch()
 
-    async def stop(self, why: str) -> None:
+    async def stop(self, err: GameError) -> None:
         async with self.lock:
-            self.failure = why
-            self.touch()
+            self.stopped(err)
+
+    def stopped(self, err: GameError) -> None:
+        """A failure's message may quote what a seat may not see: the seats are told only that
+        the game stopped, the host's terminal why."""
+        self.failure = "the game stopped: a rule or a bot failed (the server's terminal says why)"
+        self.warn(f"game {self.id} stopped: {err}")
+        self.touch()
 
 
 class Tables:
@@ -177,7 +187,7 @@ class Tables:
         writer = LogWriter(str(log_path), header, [], game, interval=0.0)
         writer.save()
         write_private(self.seats_path(game_id), {"format": SEATS_FORMAT, "game": game_id, "tokens": tokens})
-        return self.add(Table(game_id, game, agents, tokens, writer))
+        return self.add(Table(game_id, game, agents, tokens, writer, warn=self.warn))
 
     def seats_path(self, game_id: str) -> Path:
         return self.folder / f"{game_id}.seats.json"
@@ -216,4 +226,4 @@ class Tables:
         header = log_header(self.rules, self.rules_path, record.path, record.players, record.seed,
                             record.options, agents)
         writer = LogWriter(record.path, header, list(record.steps), game, interval=0.0)
-        return Table(game_id, game, agents, tokens, writer)
+        return Table(game_id, game, agents, tokens, writer, warn=self.warn)
