@@ -9,6 +9,7 @@ server answers as soon as the game changes (or after a while with nothing new).
 from __future__ import annotations
 
 import contextlib
+import functools
 import hmac
 import json
 from collections.abc import AsyncIterator, Callable
@@ -51,8 +52,11 @@ def problem(message: str, status: int = 400) -> Response:
     return headers(JSONResponse({"error": message}, status_code=status))
 
 
-def create_app(rules: Rules, rules_path: str, folder: Path, host_token: str, draw: Callable[[Table, dict], str],
-               stylesheet: str, warn: Callable[[str], None] = print) -> Starlette:
+Draw = Callable[[Table, dict, set[str]], str]  # (table, a seat's view, the keys its actions point at) -> HTML
+
+
+def create_app(rules: Rules, rules_path: str, folder: Path, host_token: str, draw: Draw, stylesheet: str,
+               warn: Callable[[str], None] = print) -> Starlette:
     """The server of one rules file, its games kept in `folder` (resumed from there at start)."""
     tables = Tables(rules, rules_path, folder, warn)
 
@@ -109,7 +113,7 @@ def create_app(rules: Rules, rules_path: str, folder: Path, host_token: str, dra
                 return problem("'after' must be a version number")
             await table.wait_newer(int(after), POLL_SECONDS)
         async with table.lock:
-            return headers(JSONResponse(seat_state(table, player, lambda view: draw(table, view))))
+            return headers(JSONResponse(seat_state(table, player, functools.partial(draw, table))))
 
     async def act(request: Request) -> Response:
         found = seat(request)
@@ -128,7 +132,7 @@ def create_app(rules: Rules, rules_path: str, folder: Path, host_token: str, dra
         except GameError as err:
             return problem(str(err), 409)
         async with table.lock:
-            return headers(JSONResponse(seat_state(table, player, lambda view: draw(table, view))))
+            return headers(JSONResponse(seat_state(table, player, functools.partial(draw, table))))
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]

@@ -15,7 +15,7 @@ from .tables import Table
 def seat_drawing(rules: Rules) -> tuple[Callable[[Table, dict[str, Any]], str], str]:
     """`draw(table, view) -> html` for the pages, and the stylesheet the pictures need."""
 
-    def draw(table: Table, view: dict[str, Any]) -> str:
+    def draw(table: Table, view: dict[str, Any], targets: set[str]) -> str:
         return "<pre>" + escape("\n".join(render_view(view, 100))) + "</pre>"
 
     return draw, ""

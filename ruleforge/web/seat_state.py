@@ -19,11 +19,14 @@ MOST_LOG_LINES = 300  # the page shows the latest lines of the log; the whole lo
 
 
 def seat_state(table: Table, seat: int, draw: Any) -> dict[str, Any]:
-    """The document a seat's page shows (`draw(view)` makes the picture's HTML)."""
+    """The document a seat's page shows (`draw(view, targets)` makes the picture's HTML; the
+    targets are the zones and cells the seat's actions point at, which a trimmed board keeps)."""
     game = table.game
     view = game.view(seat, properties=True)
     log = game.log_lines(viewer=seat)
     mine = not game.is_over and game.current_player == seat and table.failure is None
+    actions = legal_pieces(game, view) if mine else []
+    targets = {param["target"]["zone"] for action in actions for param in action["params"] if param["target"]}
     return {
         "version": table.version,
         "game": inert(view["game"]),
@@ -34,10 +37,10 @@ def seat_state(table: Table, seat: int, draw: Any) -> dict[str, Any]:
         "over": view["over"],
         "your_turn": mine,
         "prompt": inert(view["prompt"]) if mine and view.get("prompt") else None,
-        "picture": draw(view),
+        "picture": draw(view, targets),
         "log": [inert(line) for line in log[-MOST_LOG_LINES:]],
         "log_count": len(log),
-        "actions": legal_pieces(game, view) if mine else [],
+        "actions": actions,
         "scores": final_scores(game) if game.is_over else None,
         "failure": table.failure,
     }
