@@ -20,7 +20,7 @@ from .text import clipped, text, value_text
 
 CARD = (72, 100)     # a component in a pile
 TILE = (84, 84)      # the top component of a grid cell
-MINI = (24, 24)      # a component under the top one of a cell's stack, drawn small in its corner
+MINI = (20, 20)      # a component under the top one of a cell's stack, drawn small along its top
 CROWDED = 10         # a pile of more components than this is drawn overlapping
 MOST_VALUE = 60      # a variable's value is cut past this many characters
 
@@ -90,7 +90,8 @@ def board_html(picture: Picture, board: Board) -> str:
             f'{"".join(rows)}</table></div>')
 
 
-def group_html(picture: Picture, group: Group, viewer: str | None) -> str:
+def group_parts(picture: Picture, group: Group, viewer: str | None) -> list[str]:
+    """One group as its parts: the opening (section and heading), each pile or grid, the closing."""
     if group.player is None:
         head, css, data = "Table", "rf-group rf-shared", ""
     else:
@@ -98,9 +99,9 @@ def group_html(picture: Picture, group: Group, viewer: str | None) -> str:
         head = f"{group.player} (you)" if you else group.player
         css = "rf-group rf-player rf-you" if you else "rf-group rf-player"
         data = f' data-player="{text(group.player)}"'
-    items = "".join(board_html(picture, item) if isinstance(item, Board) else pile_html(picture, item)
-                    for item in group.items)
-    return f'<section class="{css}"{data}><h3>{text(head)}</h3><div class="rf-items">{items}</div></section>'
+    items = [board_html(picture, item) if isinstance(item, Board) else pile_html(picture, item)
+             for item in group.items]
+    return [f'<section class="{css}"{data}><h3>{text(head)}</h3><div class="rf-items">', *items, "</div></section>"]
 
 
 def vars_html(variables: dict[str, Any], viewer: str | None) -> str:
@@ -152,11 +153,13 @@ def status_html(view: dict[str, Any]) -> str:
 
 
 def view_sections(view: dict[str, Any], picture: Picture, targets: Iterable[str] = ()) -> list[str]:
-    """The fragment of `render_view` in its parts (status, each group, the variables): a page
-    holding many views stores each distinct part once."""
+    """The fragment of `render_view` in its parts (status, each group's opening, piles and
+    grids, and closing, the variables): joined they are the fragment; a page holding many
+    views stores each distinct part once."""
     viewer = view.get("viewer")
     out = [status_html(view)]
-    out.extend(group_html(picture, group, viewer) for group in arrange(view, targets))
+    for group in arrange(view, targets):
+        out.extend(group_parts(picture, group, viewer))
     variables = vars_html(view.get("vars") or {}, viewer)
     if variables:
         out.append(variables)
@@ -200,7 +203,7 @@ CSS = """
   background: #efeae0; position: relative; }
 .rf-cell > .rf-comp { margin: auto; }
 .rf-cell.rf-hidden { background: #dfe3e8; }
-.rf-under { position: absolute; left: 2px; top: 2px; display: flex; flex-direction: column; gap: 1px;
+.rf-under { position: absolute; left: 3px; top: 3px; display: flex; flex-wrap: wrap; gap: 1px; max-width: 80px;
   z-index: 1; }
 .rf-vars table, .rf-var-table { border-collapse: collapse; font-size: 13px; }
 .rf-var-table th, .rf-var-table td { border: 1px solid #ddd; padding: 2px 8px; text-align: right; }
