@@ -130,7 +130,7 @@ main { flex: 1; min-width: 0; }
 .rf-mark { font-size: 11px; color: #2e7d32; }
 """
 
-SCRIPT = """
+SCRIPT = r"""
 (function () {
   var data = JSON.parse(document.getElementById('rf-data').textContent);
   var slider = document.getElementById('rf-slider'), mode = document.getElementById('rf-mode');
