@@ -28,7 +28,7 @@ MOST_VALUE = 60      # a variable's value is cut past this many characters
 def _svg(inner: str, size: tuple[int, int], attrs: str, css: str) -> str:
     w, h = size
     return (f'<svg class="{css}" {attrs} viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
-            f'xmlns="http://www.w3.org/2000/svg" role="img">{inner}</svg>')
+            f'role="img">{inner}</svg>')
 
 
 def component_html(picture: Picture, pile: Pile, index: int, size: tuple[int, int], css: str = "rf-comp",

@@ -17,7 +17,7 @@ from .draw import back_svg, component_svg
 from .layout import Board, Pile, arrange, seat_number
 from .text import clipped, text, value_text
 
-CARD_W, CARD_H, TILE = 72, 100, 84
+CARD_W, CARD_H, TILE, MINI = 72, 100, 84, 20
 GAP, PAD, LINE = 6, 12, 18
 MOST_WIDTH = 1200  # a row of cards wraps past this width
 SIGNATURE = "<!-- ruleforge view: a picture of a view -->"  # how `ruleforge view` knows its own files
@@ -92,10 +92,12 @@ def _board(picture: Picture, board: Board, x: float, y: float) -> tuple[list[str
                 props = pile.props[top_k] if top_k < len(pile.props) else {}
                 out.append(_place(cx + 1, cy + 1, component_svg(picture, pile.content[top_k], props, TILE, TILE),
                                   f' data-zone="{text(key)}" data-index="{top_k}"'))
-                if top_k:
-                    under = ", ".join(clipped(label, 12) for label in pile.content[:top_k])
-                    out.append(f'<text x="{cx + 3:g}" y="{cy + 10:g}" class="rf-small">'
-                               f"{text(clipped('on ' + under, 20))}</text>")
+                for k, label in enumerate(pile.content[:top_k]):  # the stack under it, small, along the top
+                    row, col = divmod(k, 3)
+                    out.append(_place(cx + 4 + col * (MINI + 1), cy + 4 + row * (MINI + 1),
+                                      component_svg(picture, label, pile.props[k] if k < len(pile.props) else {},
+                                                    MINI, MINI, labelled=False),
+                                      f' data-zone="{text(key)}" data-index="{k}"'))
     width = 16 + cell * len(board.column_span)
     return out, max(width, 9 * len(board.name)), LINE + 14 + cell * len(board.row_span)
 
