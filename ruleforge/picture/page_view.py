@@ -205,6 +205,7 @@ CSS = """
 .rf-cell.rf-hidden { background: #dfe3e8; }
 .rf-under { position: absolute; left: 3px; top: 3px; display: flex; flex-wrap: wrap; gap: 1px; max-width: 80px;
   z-index: 1; }
+.rf-vars h3 { margin: 8px 0 4px; font-size: 15px; }
 .rf-vars table, .rf-var-table { border-collapse: collapse; font-size: 13px; }
 .rf-var-table th, .rf-var-table td { border: 1px solid #ddd; padding: 2px 8px; text-align: right; }
 .rf-var-table th[scope=row] { text-align: left; }

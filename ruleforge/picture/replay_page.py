@@ -127,6 +127,7 @@ body { margin: 0; font-family: system-ui, sans-serif; background: #fff; }
 .rf-current .rf-step { color: #dde; }
 main { flex: 1; min-width: 0; }
 .rf-total td, .rf-total th { font-weight: bold; }
+.rf-scores { margin-top: 14px; border-top: 1px solid #ddd; }
 .rf-mark { font-size: 11px; color: #2e7d32; }
 """
 
