@@ -762,7 +762,8 @@ def test_score_position_explain() -> None:
     for item in [*KEYS, "total"]:
         assert rows[item] == [str(EXAMPLE_P1[item]), str(EXAMPLE_P2[item])], item
     assert result.stdout.splitlines()[0] == "Naishi: a position scored by points (as if the game ended now)"
-    assert result.stdout.rstrip().endswith("Highest total: P1 (62 points)")
+    assert result.stdout.splitlines()[-2] == "Highest total: P1 (62 points)"
+    assert result.stdout.splitlines()[-1].startswith("For a picture: ruleforge view ")
 
 
 def test_score_position_totals_and_json() -> None:
