@@ -16,7 +16,15 @@ import pytest
 
 import ruleforge
 from ruleforge.display import ByValue, KindDisplay
-from ruleforge.picture import Picture, make_picture, picture_css, render_position_svg, render_view, table_view
+from ruleforge.picture import (
+    Picture,
+    make_picture,
+    picture_css,
+    render_position_svg,
+    render_view,
+    table_view,
+    targets_of,
+)
 from ruleforge.picture.replay_page import ReplayBook
 from ruleforge.screen import CELL_KEY
 
@@ -203,3 +211,15 @@ def test_catalogue_keeps_only_what_a_label_tells() -> None:
     hinted = make_picture(rules, 2, hints={"Card": KindDisplay("Card", colour=ByValue("suit", {"Red": "red"}))})
     page = render_view(rules.new_game(2).view(0, properties=True), hinted)
     assert 'fill="red"' not in page  # a hint on what the label does not tell draws nothing
+
+
+def test_a_trimmed_grid_keeps_the_cells_an_action_targets() -> None:
+    rules = ruleforge.load(str(ROOT / "tests" / "synthetic" / "tile_grid.rules"))
+    game = rules.new_game(2, seed=3)
+    targets = targets_of(game)
+    assert "board(P1)[2,3]" in targets and "board(P2)[2,3]" not in targets
+    view = game.view(game.current_player, properties=True)
+    picture = make_picture(rules, 2)
+    far = {"board(P1)[1,1]"}
+    assert 'data-zone="board(P1)[1,1]"' not in render_view(view, picture)  # trimmed round the start tile
+    assert 'data-zone="board(P1)[1,1]"' in render_view(view, picture, far)
