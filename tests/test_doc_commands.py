@@ -309,8 +309,15 @@ def check_bench(cmd: DocCommand, ran: Ran, root: Path) -> None:
     assert "DISAGREE" not in ran.stdout
 
 
+def check_view(cmd: DocCommand, ran: Ran, root: Path) -> None:
+    written = re.search(r"^(?:\d+ steps drawn|drawn): (.+)$", ran.stdout, re.M)
+    assert written, ran.stdout
+    head = (root / written.group(1)).read_text(encoding="utf-8")[:200]
+    assert "<!-- ruleforge view: " in head, head
+
+
 CHECKS = {"check": check_check, "play": check_play, "score": check_score, "replay": check_replay,
-          "simulate": check_simulate, "compare": check_compare, "serve": check_serve}
+          "simulate": check_simulate, "compare": check_compare, "serve": check_serve, "view": check_view}
 
 
 def check_output(cmd: DocCommand, ran: Ran, root: Path) -> None:

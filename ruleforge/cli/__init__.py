@@ -1,5 +1,6 @@
-"""The `ruleforge` command line: check, play, simulate, score and replay games, test their
-scoring examples, record a playthrough, and mutate rules to see what the tests miss.
+"""The `ruleforge` command line: check, play, simulate, score and replay games, draw a replay or
+a position as a picture, test their scoring examples, record a playthrough, and mutate rules to
+see what the tests miss.
 
 Every command turns bad input into one clear `error: ...` line (or the rules file's
 diagnostics) and a non-zero exit; a traceback only ever means a bug in ruleforge. One
@@ -22,7 +23,7 @@ from .common import check_environment
 COMMANDS = {
     "check": "check:check", "play": "play:play", "simulate": "simulate:simulate", "score": "score:score",
     "replay": "replay:replay", "test": "examples:test", "playthrough": "playthrough:playthrough",
-    "compare": "compare:compare", "mutate": "mutate:mutate", "serve": "serve:serve",
+    "compare": "compare:compare", "mutate": "mutate:mutate", "serve": "serve:serve", "view": "view:view",
 }
 
 
@@ -63,7 +64,8 @@ def _interrupted() -> NoReturn:
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ruleforge")
 def main() -> None:
-    """Write a tabletop game's rules as text; check, play, simulate, compare, score, replay, test and mutate it."""
+    """Write a tabletop game's rules as text; check, play, simulate, compare, score, replay, view, test and
+    mutate it."""
     check_environment()
 
 

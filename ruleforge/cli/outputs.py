@@ -1,7 +1,7 @@
 """The files a command writes, checked before any game is played: each can be written, none is
 a file the command reads, no two are the same, and none replaces a file ruleforge did not write.
 
-A log, a state, a records file or a report written earlier by ruleforge is replaced without a
+A log, a state, a records file, a report or a picture written earlier by ruleforge is replaced without a
 question (running a command again is how it is brought up to date); anything else found at
 that path is a user's file, and is left alone with an error naming it.
 """
@@ -24,6 +24,7 @@ OURS = {
     "state": re.compile(r'^\s*\{.*?"format"\s*:\s*"ruleforge-state/', re.S),
     "records file": re.compile(r'^\{"game":\d+,"seed":'),
     "report": re.compile(r"^<!DOCTYPE html>\s*<html[^>]*><head>.*?<title>[^<]*: balance report</title>", re.S),
+    "picture": re.compile(r"^(?:<!DOCTYPE html>|<\?xml[^>]*\?>)\s*<!-- ruleforge view: "),  # ruleforge view's
 }
 
 

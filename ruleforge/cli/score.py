@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -37,6 +38,8 @@ def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tu
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
         _show_preview(rules, _in_file(state_file, rules.position, data), names or _final_names(rules), bool(names),
                       explain, as_json)
+        if explain and not as_json:
+            echo(picture_line(file, state_file))
         return
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         fail(f"'{state_file}' is not a saved ruleforge state nor a position "
@@ -46,6 +49,8 @@ def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tu
     game = _in_file(state_file, rules.load_game, data)
     if scorings:  # a saved state scored by chosen scorings: a preview, as a position is
         _show_preview(rules, game, names, True, explain, as_json, position=False)
+        if explain and not as_json:
+            echo(picture_line(file, state_file))
         return
     if as_json:
         winners = set(game.winners())
@@ -59,6 +64,13 @@ def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tu
     echo(f"{rules.title}: {state}")
     out_console().print(score_table(game, explain=explain))
     echo(winner_line(game))
+    if explain:
+        echo(picture_line(file, state_file))
+
+
+def picture_line(rules_file: str, state_file: str) -> str:
+    """Where `--explain` points for a picture of what it scored."""
+    return f"For a picture: ruleforge view {shlex.quote(rules_file)} {shlex.quote(state_file)}"
 
 
 def _in_file(path: str, read: Callable[[dict[str, Any]], Game], data: dict[str, Any]) -> Game:

@@ -1,0 +1,152 @@
+"""A view as a standalone SVG document: the picture of a position file, self-contained.
+
+The same arrangement as the HTML page (`layout.arrange`), laid out in coordinates: each group
+a titled band, a pile a row of cards, a grid a board of cells with its row and column numbers,
+the variables as lines of text. Nothing outside the document is referenced; every text is
+escaped; the document parses as XML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..screen import PLAYER_KEY
+from .catalogue import Picture
+from .draw import back_svg, component_svg
+from .layout import Board, Pile, arrange, seat_number
+from .text import clipped, text, value_text
+
+CARD_W, CARD_H, TILE, MINI = 72, 100, 84, 20
+GAP, PAD, LINE = 6, 12, 18
+MOST_WIDTH = 1200  # a row of cards wraps past this width
+SIGNATURE = "<!-- ruleforge view: a picture of a view -->"  # how `ruleforge view` knows its own files
+
+STYLE = """
+text { font-family: system-ui, sans-serif; fill: #1d1d1d; }
+.rf-title { font-size: 18px; font-weight: bold; }
+.rf-head { font-size: 15px; font-weight: bold; }
+.rf-name { font-size: 13px; font-weight: 600; }
+.rf-small { font-size: 11px; fill: #777; }
+.rf-icon, .rf-marks, .rf-note { stroke: #ffffff; stroke-width: 2px; paint-order: stroke; }
+.rf-icon { font-weight: bold; }
+.rf-note { fill: #6a1b1b; }
+.rf-count { fill: #ffffff; }
+"""
+
+
+def _place(x: float, y: float, inner: str, attrs: str = "") -> str:
+    return f'<g transform="translate({x:g} {y:g})"{attrs}>{inner}</g>'
+
+
+def _pile(picture: Picture, pile: Pile, x: float, y: float) -> tuple[list[str], float, float]:
+    """A pile at (x, y): its elements, width and height."""
+    size = f"hidden, {pile.hidden}" if pile.content is None else str(len(pile.content))
+    out = [f'<text x="{x:g}" y="{y + 13:g}" class="rf-name">{text(pile.name)} '
+           f'<tspan class="rf-small">{text(size)}</tspan></text>']
+    top = y + LINE + 2
+    if pile.content is None:
+        out.append(_place(x, top, back_svg(pile.hidden, CARD_W, CARD_H), f' data-zone="{text(pile.key)}"'))
+        return out, max(CARD_W, 9 * len(pile.name)), LINE + 2 + CARD_H
+    if not pile.content:
+        out.append(f'<text x="{x:g}" y="{top + 12:g}" class="rf-small">empty</text>')
+        return out, max(60, 9 * len(pile.name)), LINE + 20
+    step = CARD_W + GAP if len(pile.content) <= 10 else CARD_W * 0.4
+    per_row = max(1, int((MOST_WIDTH - CARD_W) // step) + 1)
+    for k, label in enumerate(pile.content):
+        row, col = divmod(k, per_row)
+        props = pile.props[k] if k < len(pile.props) else {}
+        drawing = component_svg(picture, label, props, CARD_W, CARD_H)
+        out.append(_place(x + col * step, top + row * (CARD_H + GAP), drawing,
+                          f' data-zone="{text(pile.key)}" data-index="{k}"'))
+    rows = (len(pile.content) - 1) // per_row + 1
+    width = CARD_W + step * (min(len(pile.content), per_row) - 1)
+    return out, max(width, 9 * len(pile.name)), LINE + 2 + rows * (CARD_H + GAP)
+
+
+def _board(picture: Picture, board: Board, x: float, y: float) -> tuple[list[str], float, float]:
+    cell = TILE + 2
+    title = f"{board.rows} by {board.columns}"
+    out = [f'<text x="{x:g}" y="{y + 13:g}" class="rf-name">{text(board.name)} '
+           f'<tspan class="rf-small">{text(title)}</tspan></text>']
+    top, left = y + LINE + 14, x + 16
+    for j, k in enumerate(board.column_span):
+        out.append(f'<text x="{left + j * cell + cell / 2:g}" y="{top - 3:g}" class="rf-small" '
+                   f'text-anchor="middle">{k}</text>')
+    for i, r in enumerate(board.row_span):
+        out.append(f'<text x="{x + 4:g}" y="{top + i * cell + cell / 2:g}" class="rf-small">{r}</text>')
+        for j, k in enumerate(board.column_span):
+            cx, cy = left + j * cell, top + i * cell
+            pile = board.cells.get((r, k))
+            key = pile.key if pile else f"{board.key}[{r},{k}]"
+            fill = "#dfe3e8" if pile is not None and pile.content is None else "#efeae0"
+            out.append(f'<rect x="{cx:g}" y="{cy:g}" width="{cell:g}" height="{cell:g}" fill="{fill}" '
+                       f'stroke="#d9d3c6" data-zone="{text(key)}"/>')
+            if pile is None:
+                continue
+            if pile.content is None:
+                if pile.hidden:
+                    out.append(_place(cx + 1, cy + 1, back_svg(pile.hidden, TILE, TILE), f' data-zone="{text(key)}"'))
+            elif pile.content:
+                top_k = len(pile.content) - 1
+                props = pile.props[top_k] if top_k < len(pile.props) else {}
+                out.append(_place(cx + 1, cy + 1, component_svg(picture, pile.content[top_k], props, TILE, TILE),
+                                  f' data-zone="{text(key)}" data-index="{top_k}"'))
+                for k, label in enumerate(pile.content[:top_k]):  # the stack under it, small, along the top
+                    row, col = divmod(k, 3)
+                    out.append(_place(cx + 4 + col * (MINI + 1), cy + 4 + row * (MINI + 1),
+                                      component_svg(picture, label, pile.props[k] if k < len(pile.props) else {},
+                                                    MINI, MINI, labelled=False),
+                                      f' data-zone="{text(key)}" data-index="{k}"'))
+    width = 16 + cell * len(board.column_span)
+    return out, max(width, 9 * len(board.name)), LINE + 14 + cell * len(board.row_span)
+
+
+def _vars(variables: dict[str, Any], x: float, y: float) -> tuple[list[str], float]:
+    per_player: dict[str, list[str]] = {}
+    shared = []
+    for key, value in variables.items():
+        m = PLAYER_KEY.match(str(key))
+        item = f"{m['name'] if m else key}: {clipped(value_text(value), 40)}"
+        if m:
+            per_player.setdefault(m["player"], []).append(item)
+        else:
+            shared.append(item)
+    lines = [f"{p}: " + "; ".join(items) for p, items in sorted(per_player.items(), key=lambda i: seat_number(i[0]))]
+    if shared:
+        lines.append("; ".join(shared))
+    out = [f'<text x="{x:g}" y="{y + LINE * (k + 1):g}" class="rf-name">{text(clipped(line, 180))}</text>'
+           for k, line in enumerate(lines)]
+    return out, LINE * len(lines) + (PAD if lines else 0)
+
+
+def render_position_svg(view: dict[str, Any], picture: Picture, targets: Iterable[str] = ()) -> str:
+    """The view as a standalone SVG document (XML declaration, its own style, nothing external)."""
+    viewer = view.get("viewer")
+    who = "the whole table" if viewer == "table" else "a spectator" if viewer == "spectator" else viewer
+    body = [f'<text x="{PAD}" y="{PAD + 16}" class="rf-title">{text(view.get("game", ""))} '
+            f'<tspan class="rf-small">seen by {text(who)}</tspan></text>']
+    y = PAD + 30
+    width = 400.0
+    for group in arrange(view, targets):
+        head = "Table" if group.player is None else f"{group.player} (you)" if group.player == viewer else group.player
+        body.append(f'<text x="{PAD}" y="{y + 16:g}" class="rf-head">{text(head)}</text>')
+        y += 26
+        x, row_height = float(PAD), 0.0
+        for item in group.items:
+            parts, w, h = (_board(picture, item, x, y) if isinstance(item, Board) else _pile(picture, item, x, y))
+            if x > PAD and x + w > MOST_WIDTH + PAD:  # start a new row of zones
+                x, y, row_height = float(PAD), y + row_height + PAD, 0.0
+                parts, w, h = (_board(picture, item, x, y) if isinstance(item, Board) else _pile(picture, item, x, y))
+            body.extend(parts)
+            width = max(width, x + w + PAD)
+            x += w + 2 * PAD
+            row_height = max(row_height, h)
+        y += row_height + PAD
+    parts, h = _vars(view.get("vars") or {}, PAD, y)
+    body.extend(parts)
+    y += h + PAD
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n{SIGNATURE}\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{y:g}" '
+            f'viewBox="0 0 {width:g} {y:g}"><style>{STYLE}</style>'
+            f'<rect width="100%" height="100%" fill="#fbf9f4"/>{"".join(body)}</svg>\n')

@@ -1,0 +1,54 @@
+"""Text and colours from a stranger's file, made safe to put in a page or an SVG document.
+
+Everything a picture writes that came from a rules file, a view or a log (labels, zone names,
+icons, glyphs, values) passes through `text` or `attr`: control characters shown as escapes
+(ruleforge/inert.py, so that a label holding ESC or a bidi override is seen, not obeyed), the
+few code points XML cannot hold at all (lone surrogates, U+FFFE, U+FFFF) escaped the same way,
+then HTML-escaped with quotes, so that a label can neither open a tag nor leave an attribute.
+A colour is only ever one that `display.is_colour` accepts.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from ..display import is_colour
+from ..inert import inert
+
+_NOT_XML = {code: f"\\u{code:04x}" for code in (*range(0xD800, 0xE000), 0xFFFE, 0xFFFF)}
+
+
+def clean(value: Any) -> str:
+    """`value` as text with nothing in it that acts: no control character, nothing XML refuses."""
+    return inert(str(value)).translate(_NOT_XML)
+
+
+def text(value: Any) -> str:
+    """`value` as escaped text for an element's content or a quoted attribute value."""
+    return html.escape(clean(value), quote=True)
+
+
+def clipped(value: Any, most: int) -> str:
+    """`value` as plain (not yet escaped) text, cut to `most` characters with an ellipsis."""
+    shown = clean(value)
+    return shown if len(shown) <= most else shown[:max(1, most - 1)] + "…"
+
+
+def colour(value: Any, default: str) -> str:
+    """`value` if it is a colour a page may take from a file, else `default` (one of ours)."""
+    return value if isinstance(value, str) and is_colour(value) else default
+
+
+def value_text(value: Any) -> str:
+    """A value as a view or a hint writes it: `true`/`false`, `none`, a number by its digits,
+    a list by its items (the keys of a `ByValue` hint's table are written this way)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(value_text(v) for v in value) + "]"
+    return str(value)
