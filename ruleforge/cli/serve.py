@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
@@ -93,6 +94,16 @@ def serve(file: str, host: str, port: int, games_path: str) -> None:
         echo(f"note: listening on {host}, not only on this machine: anyone who can reach port {actual} sees the "
              "front page; a seat is played only through its link, and the host page only through its link. "
              "Open the host page at this machine's network address so that the links it shows work for others.")
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5,
                             lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    server = uvicorn.Server(config)
+    stopping = server.handle_exit
+
+    def handle_exit(sig: int, frame: object) -> None:
+        """Ctrl-C or a kill: answer the pages' long polls at once, then stop as uvicorn does."""
+        loop = asyncio.get_running_loop()  # the signal arrives on the thread that runs the server
+        loop.call_soon_threadsafe(app.state.tables.wake_all)
+        stopping(sig, frame)
+
+    server.handle_exit = handle_exit  # type: ignore[method-assign]
+    server.run(sockets=[sock])

@@ -111,7 +111,7 @@ def create_app(rules: Rules, rules_path: str, folder: Path, host_token: str, dra
         if after:
             if not after.isdigit() or len(after) > 12:
                 return problem("'after' must be a version number")
-            await table.wait_newer(int(after), POLL_SECONDS)
+            await table.wait_newer(int(after), 0.0 if tables.closing else POLL_SECONDS)
         async with table.lock:
             return headers(JSONResponse(seat_state(table, player, functools.partial(draw, table))))
 

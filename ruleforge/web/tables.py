@@ -169,6 +169,14 @@ class Tables:
         self.warn = warn
         self.by_id: dict[str, Table] = {}
         self.by_token: dict[str, tuple[Table, int]] = {}
+        self.closing = False  # the server is stopping: no request waits for news any more
+
+    def wake_all(self) -> None:
+        """Answer every page waiting for news now (the server is stopping: it should not wait
+        for their long polls to run out)."""
+        self.closing = True
+        for table in self.by_id.values():
+            table.changed.set()
 
     def seat_of(self, token: str) -> tuple[Table, int] | None:
         return self.by_token.get(token)

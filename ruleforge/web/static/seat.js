@@ -178,10 +178,12 @@ function showDecision() {
     counts.set(value, (counts.get(value) || 0) + 1);
   }
   const buttons = el("div", null, "rf-values");
+  const shown = shortNames([...counts.keys()]);
   for (const [value, count] of counts) {
     const example = cands.find((a) => pieces(a)[pos] === value);
+    const name = shown.get(value);
     const text = pos === 0 ? (count === 1 ? example.label : value + " (" + count + "): e.g. " + example.label)
-      : count > 1 ? value + " (" + count + ")" : value;
+      : count > 1 ? name + " (" + count + ")" : name;
     const button = el("button", text, "rf-value");
     button.type = "button";
     button.dataset.value = value;
@@ -197,6 +199,13 @@ function showDecision() {
   }
   markTargets(cands);
   box.append(wordsList(cands));
+}
+
+// the cells of one grid by their place alone (`3,4`), as `ruleforge play` lists them
+function shortNames(values) {
+  const cells = values.map((v) => /^(.*)\[(\d+,\d+)\]$/.exec(v));
+  const oneGrid = cells.every(Boolean) && new Set(cells.map((m) => m[1])).size === 1;
+  return new Map(values.map((v, k) => [v, oneGrid ? cells[k][2] : v]));
 }
 
 function take(pos, value) {
