@@ -151,3 +151,12 @@ def test_the_games_display_real_kinds(path: Path) -> None:
     rules = ruleforge.load(path)
     assert rules.display, f"{path.name} gives no display hints"
     assert set(rules.display) <= set(rules.model.kinds)
+
+
+def test_a_variant_removing_a_kind_is_told_to_remove_its_display(tmp_path: Path) -> None:
+    write_base(tmp_path)
+    with pytest.raises(RulesError) as info:
+        variant(tmp_path, "remove kind Blank\n")
+    [d] = info.value.diagnostics
+    assert d.pos.file.endswith("base.rules") and d.message == "unknown kind 'Blank'"
+    assert d.hint == "the variant removes kind Blank: write 'remove display Blank' too"

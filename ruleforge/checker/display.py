@@ -48,8 +48,10 @@ class DisplayChecks:
         for d in m.displays.values():
             info = m.kinds.get(d.kind)
             if info is None:
-                self.error(d.kind_pos, f"unknown kind '{d.kind}'",
-                           self.suggest(d.kind, m.kinds) or "'display' names a kind declared with 'kind'")
+                hint = "'display' names a kind declared with 'kind'"
+                if d.pos.file != next(iter(self.sources), d.pos.file):  # a base's hints, a kind the variant removed
+                    hint = f"the variant removes kind {d.kind}: write 'remove display {d.kind}' too"
+                self.error(d.kind_pos, f"unknown kind '{d.kind}'", self.suggest(d.kind, m.kinds) or hint)
                 continue
             first: dict[str, ast.DisplayHint] = {}
             for h in d.hints:
