@@ -8,13 +8,13 @@ from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
-import attrs
 from lark import Lark, Token, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.visitors import Transformer_NonRecursive
 
 from . import ast, lexical
 from .diagnostics import Diagnostic, RulesError
+from .display_syntax import DisplayBuilder
 from .nesting import measure, too_deep_for_python
 from .parser_cache import cached_lark
 
@@ -60,7 +60,7 @@ def _unquote(token: str) -> str:
     return token[1:-1]
 
 
-class _Builder(Transformer_NonRecursive):
+class _Builder(DisplayBuilder, Transformer_NonRecursive):
     """Turns the Lark tree into `ast` nodes, stamping every node with its position.
 
     Non-recursive, so that the depth of a tree costs no Python stack here."""
@@ -204,48 +204,6 @@ class _Builder(Transformer_NonRecursive):
     @v_args(meta=True)
     def list_type(self, meta, c):
         return ast.TypeRef("list", self.pos(meta), c[0])
-
-    # --- display hints: texts taken as written (no {interpolation}: they are data) ------------
-    @v_args(meta=True)
-    def display_decl(self, meta, c):
-        return ast.DisplayDecl(self.pos(meta), str(c[0]), self.tpos(c[0]), tuple(c[1:]))
-
-    @v_args(meta=True)
-    def colour_hint(self, meta, c):
-        return attrs.evolve(c[0], pos=self.pos(meta), what="colour")
-
-    @v_args(meta=True)
-    def icon_hint(self, meta, c):
-        return attrs.evolve(c[0], pos=self.pos(meta), what="icon")
-
-    @v_args(meta=True)
-    def path_hint(self, meta, c):
-        return ast.DisplayHint(self.pos(meta), "path", str(c[0]), self.tpos(c[0]), entries=c[1])
-
-    @v_args(meta=True)
-    def turn_hint(self, meta, c):
-        return ast.DisplayHint(self.pos(meta), "turn", str(c[1]), self.tpos(c[1]), text_pos=self.tpos(c[0]),
-                               degrees=int(c[0]))
-
-    @v_args(meta=True)
-    def mark_hint(self, meta, c):
-        return ast.DisplayHint(self.pos(meta), "mark", str(c[0]), self.tpos(c[0]), _unquote(str(c[1])),
-                               self.tpos(c[1]))
-
-    @v_args(meta=True)
-    def hint_text(self, meta, c):
-        return ast.DisplayHint(self.pos(meta), "", None, None, _unquote(str(c[0])), self.tpos(c[0]))
-
-    @v_args(meta=True)
-    def hint_by(self, meta, c):
-        return ast.DisplayHint(self.pos(meta), "", str(c[0]), self.tpos(c[0]), entries=c[1])
-
-    def hint_table(self, c):
-        return tuple(c)
-
-    def hint_entry(self, c):
-        key, text = c
-        return ast.HintEntry(self.tpos(key), str(key), key.type == "INT", _unquote(str(text)), self.tpos(text))
 
     @v_args(meta=True)
     def components_decl(self, meta, c):
