@@ -587,6 +587,47 @@ class RankingDecl(Decl):
 
 
 @node
+class HintEntry(_Node):
+    """`Water: "#3b82c4"` in a display table: a value as written (a name or digits) -> text."""
+
+    pos: Pos
+    key: str
+    is_number: bool
+    text: str
+    text_pos: Pos
+
+
+@node
+class DisplayHint(_Node):
+    """One line of a `display` block. `what` is colour, icon, path, turn or mark; `attr` the
+    attribute or property it depends on (None for a fixed colour or icon); `text` a fixed
+    colour, icon or mark glyph; `entries` the table of a `by`; `degrees` a turn's angle."""
+
+    pos: Pos
+    what: str
+    attr: str | None
+    attr_pos: Pos | None
+    text: str | None = None
+    text_pos: Pos | None = None
+    entries: tuple = ()
+    degrees: int = 0
+
+
+@node
+class DisplayDecl(Decl):
+    """`display KIND { ... }`: how components of a kind are drawn. Plain data for the pictures;
+    it adds nothing to a game's code. (No `name` field: the kind's name is declared by the kind.)"""
+
+    kind: str
+    kind_pos: Pos
+    hints: tuple
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return ("DisplayDecl", self.kind)
+
+
+@node
 class RemoveDecl(Decl):
     kind: str
     name: str

@@ -139,7 +139,7 @@ def _refuse_repeated_headers(decls: list[ast.Decl], sources: dict[str, str]) -> 
 _REMOVABLE = {
     "enum": "EnumDecl", "kind": "KindDecl", "zone": "ZoneDecl", "var": "VarDecl", "def": "DefDecl",
     "phase": "PhaseDecl", "action": "ActionDecl", "scoring": "ScoringDecl", "option": "OptionDecl",
-    "measure": "MeasureDecl",
+    "measure": "MeasureDecl", "display": "DisplayDecl",
 }
 
 
@@ -164,7 +164,7 @@ def merge_variant(base: list[ast.Decl], overlay: list[ast.Decl], sources: dict[s
         elif isinstance(decl, ast.ReplaceDecl):
             inner = decl.decl
             if inner.key not in index:
-                what = inner.key[1] or inner.key[0]
+                what = _what(inner)
                 errors.append(Diagnostic(decl.pos, f"cannot replace '{what}': the base has none",
                                          "declare it without 'replace' to add it"))
             else:
@@ -187,7 +187,7 @@ def merge_variant(base: list[ast.Decl], overlay: list[ast.Decl], sources: dict[s
             old = merged[i]
             merged[i] = ast.ComponentsDecl(old.pos, old.entries + decl.entries)
         elif decl.key in index and decl.key[0] not in ("GameDecl",):
-            errors.append(Diagnostic(decl.pos, f"'{decl.key[1] or decl.key[0]}' is already declared by the base",
+            errors.append(Diagnostic(decl.pos, f"'{_what(decl)}' is already declared by the base",
                                      "write 'replace' before it to change it"))
         else:
             if decl.key in index:
@@ -198,3 +198,10 @@ def merge_variant(base: list[ast.Decl], overlay: list[ast.Decl], sources: dict[s
     if errors:
         raise RulesError(errors, sources)
     return [d for i, d in enumerate(merged) if i not in removed]
+
+
+def _what(decl: ast.Decl) -> str:
+    """A declaration as a variant's error names it: `display Tile` (not the kind's own name)."""
+    if isinstance(decl, ast.DisplayDecl):
+        return f"display {decl.kind}"
+    return decl.key[1] or decl.key[0]

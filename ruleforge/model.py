@@ -96,6 +96,7 @@ class Model:
     end_rules: list[ast.EndDecl] = attrs.Factory(list)
     invariants: list[ast.InvariantDecl] = attrs.Factory(list)
     measures: dict[str, ast.MeasureDecl] = attrs.Factory(dict)
+    displays: dict[str, ast.DisplayDecl] = attrs.Factory(dict)  # by kind: drawing hints, never code
     # attribute name -> (type, is_mutable), merged over all kinds
     attr_types: dict[str, tuple[Type, bool]] = attrs.Factory(dict)
     score_targets: list[str] = attrs.Factory(list)  # vars that `score ... into` adds to

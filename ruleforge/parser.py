@@ -14,6 +14,7 @@ from lark.visitors import Transformer_NonRecursive
 
 from . import ast, lexical
 from .diagnostics import Diagnostic, RulesError
+from .display_syntax import DisplayBuilder
 from .nesting import measure, too_deep_for_python
 from .parser_cache import cached_lark
 
@@ -59,7 +60,7 @@ def _unquote(token: str) -> str:
     return token[1:-1]
 
 
-class _Builder(Transformer_NonRecursive):
+class _Builder(DisplayBuilder, Transformer_NonRecursive):
     """Turns the Lark tree into `ast` nodes, stamping every node with its position.
 
     Non-recursive, so that the depth of a tree costs no Python stack here."""

@@ -12,6 +12,7 @@ from .ast import Pos
 from .checker import check
 from .compiler import Program, compile_program
 from .diagnostics import Diagnostic, GameError, RulesError
+from .display import KindDisplay
 from .engine import STATE_FORMAT, Game
 from .flowplay import new_flow_game
 from .loader import load_source
@@ -39,6 +40,12 @@ class Rules:
     @property
     def title(self) -> str:
         return self.model.title
+
+    @property
+    def display(self) -> dict[str, KindDisplay]:
+        """How the rules ask for each kind to be drawn (`display` blocks, merged over a base's):
+        kind name -> hints; empty when the file gives none. Plain data: no game code reads it."""
+        return dict(self.checker.display_hints)
 
     @property
     def files(self) -> list[Path]:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 
 from .. import ast
 from ..diagnostics import Diagnostic, did_you_mean
+from ..display import KindDisplay
 from ..model import (
     FLAG,
     INT,
@@ -15,12 +16,13 @@ from ..model import (
 )
 from ..nesting import too_deep_for_python
 from .declarations import DeclarationChecks
+from .display import DisplayChecks
 from .expressions import ExpressionChecks
 from .names import SUGGEST_BUDGET, Scope
 from .statements import StatementChecks
 
 
-class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
+class Checker(DeclarationChecks, DisplayChecks, StatementChecks, ExpressionChecks):
     """Checks a merged list of declarations; `errors` holds every problem found, `model`
     and the side tables (`types`, `res`) what the compiler reads."""
 
@@ -42,6 +44,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
         self._phase_stack: list[str] = []
         self._no_inline_phases = False  # a phase cycle or chain too deep: check each phase alone
         self._statements_checked = 0  # phases are checked where they are called: the work is bounded
+        self.display_hints: dict[str, KindDisplay] = {}  # `display` blocks as data, by kind
 
     def error(self, pos: ast.Pos, message: str, hint: str | None = None) -> None:
         diag = Diagnostic(pos, message, hint)
@@ -68,6 +71,7 @@ class Checker(DeclarationChecks, StatementChecks, ExpressionChecks):
     def run(self) -> Model:
         self.collect()
         self.check_kinds()
+        self.check_displays()
         self.check_zones_vars()
         self.check_components()
         for d in self.model.defs.values():

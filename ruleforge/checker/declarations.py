@@ -107,6 +107,8 @@ class DeclarationChecks:
                                f"the first is at line {m.measures[d.label].pos.line}")
                 else:
                     m.measures[d.label] = d
+            elif isinstance(d, ast.DisplayDecl):
+                self.collect_display(d)
             elif isinstance(d, (ast.RemoveDecl, ast.ReplaceDecl)):
                 self.error(d.pos, "'remove' and 'replace' only make sense in a file that 'extends' another")
 

@@ -30,7 +30,8 @@ END_FLAGS = {"ending": FLAG, "finished": FLAG}
 SUGGEST_BUDGET = 300_000
 ZONE_SHAPES = {"pile", "hand", "row", "grid"}
 DECLARATION_WORDS = {"game", "players", "extends", "option", "enum", "kind", "zone", "var", "def",
-                     "components", "phase", "flow", "action", "when", "scoring", "ranking", "remove", "replace"}
+                     "components", "phase", "flow", "action", "when", "scoring", "ranking", "remove", "replace",
+                     "display"}
 
 
 @attrs.define
