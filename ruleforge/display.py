@@ -21,7 +21,7 @@ CSS_NAMES = frozenset({
     "lime", "green", "teal", "cyan", "aqua", "blue", "navy", "purple", "fuchsia", "magenta", "pink",
     "brown", "tan", "beige", "ivory", "khaki", "coral", "salmon", "crimson", "indigo", "violet",
     "turquoise", "skyblue", "steelblue", "forestgreen", "seagreen", "darkgreen", "darkred", "darkblue",
-    "lightblue", "lightgreen", "lightgray", "lightgrey", "darkgray", "darkgrey", "wheat", "sienna",
+    "lightblue", "lightgreen", "lightgray", "lightgrey", "darkgray", "darkgrey", "sienna",
     "chocolate", "orchid", "plum", "lavender", "slategray", "slategrey",
 })
 HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")

@@ -57,7 +57,7 @@ def count_of(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
-def pile_of(key: str, name: str, content: Any, props: Any) -> Pile:
+def pile_for(key: str, name: str, content: Any, props: Any) -> Pile:
     if isinstance(content, list):
         rows = props if isinstance(props, list) and len(props) == len(content) else [{}] * len(content)
         return Pile(key, name, [str(c) for c in content], 0,
@@ -91,10 +91,10 @@ def arrange(view: dict[str, Any], targets: Iterable[str] = ()) -> list[Group]:
                 board = boards[owner_key] = Board(owner_key, name, 0, 0, {})
                 group.items.append(board)
             row, column = int(cell["row"]), int(cell["column"])
-            board.cells[row, column] = pile_of(key, name, content, props.get(key))
+            board.cells[row, column] = pile_for(key, name, content, props.get(key))
             board.rows, board.columns = max(board.rows, row), max(board.columns, column)
         else:
-            group.items.append(pile_of(key, name, content, props.get(key)))
+            group.items.append(pile_for(key, name, content, props.get(key)))
     for board in boards.values():
         used = [place for place, pile in board.cells.items()
                 if pile.content or pile.hidden or pile.key in targets]
