@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import secrets
 from collections.abc import Callable
@@ -30,6 +31,7 @@ HUMAN = "human"
 BOT_AGENTS = ("random", "greedy")  # and mcts:N up to MOST_SEARCH: what a page may seat
 MOST_SEARCH = 2000  # iterations per decision of a bot search started from a page
 SEATS_FORMAT = "ruleforge-seats/1"
+WHEN_TOLD = math.inf  # a game's LogWriter never saves by itself: Table.record saves each step
 TOKEN_BYTES = 24  # 192 random bits per seat link: unguessable
 
 
@@ -104,7 +106,7 @@ class Table:
             if label not in game.legal_labels():
                 raise GameError("that action is not legal now: choose again from the page")
             game.apply(label)
-            self.writer.add(seat, label, game, human=True)
+            await self.record(seat, label)
             self.touch()
         self.start_bots()
 
@@ -140,8 +142,16 @@ class Table:
                     self.failure = f"the game stopped: {err}"
                     self.touch()
                     return
-                self.writer.add(seat, label, game)
+                await self.record(seat, label)
                 self.touch()
+
+    async def record(self, seat: int, label: str) -> None:
+        """Log a step just applied and save the log before anyone hears of it (the lock held, so
+        a table's saves keep their order). The writing, flushed to disk, goes on in a thread: the
+        server meanwhile answers every other table's pages (on the event loop, each save would
+        hold up every table, some 10 ms a step)."""
+        self.writer.add(seat, label, self.game)  # a writer saving only when told (WHEN_TOLD)
+        await asyncio.to_thread(self.writer.save)
 
     async def stop(self, why: str) -> None:
         async with self.lock:
@@ -174,7 +184,7 @@ class Tables:
         tokens = [secrets.token_urlsafe(TOKEN_BYTES) for _ in range(players)]
         log_path = self.folder / f"{game_id}.json"
         header = log_header(self.rules, self.rules_path, str(log_path), players, seed, options, agents)
-        writer = LogWriter(str(log_path), header, [], game, interval=0.0)
+        writer = LogWriter(str(log_path), header, [], game, interval=WHEN_TOLD)
         writer.save()
         write_private(self.seats_path(game_id), {"format": SEATS_FORMAT, "game": game_id, "tokens": tokens})
         return self.add(Table(game_id, game, agents, tokens, writer))
@@ -215,5 +225,6 @@ class Tables:
         replay_steps(game, record)
         header = log_header(self.rules, self.rules_path, record.path, record.players, record.seed,
                             record.options, agents)
-        writer = LogWriter(record.path, header, list(record.steps), game, interval=0.0)
+        writer = LogWriter(record.path, header, list(record.steps), game, interval=WHEN_TOLD)
+        writer.save()  # at start, before serving: from now on it saves only when told
         return Table(game_id, game, agents, tokens, writer)
