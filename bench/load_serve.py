@@ -45,12 +45,14 @@ class ServeError(Exception):
 
 
 class ServeProcess:
-    """`python -m ruleforge serve RULES --port 0 --games FOLDER` as a child process: started,
+    """`python -m ruleforge serve RULES --port 0 --games FOLDER` as a child process (or on a given
+    port, as a restarted server on its former one): started,
     its printed addresses read with a deadline, and stopped (terminate, then kill after a
     deadline) whatever happens. Its output is kept in `lines`."""
 
-    def __init__(self, rules: str, games: Path, *, start_within: float = 60.0):
+    def __init__(self, rules: str, games: Path, *, port: int = 0, start_within: float = 60.0):
         self.rules = rules
+        self.port = port
         self.games = Path(games)
         self.start_within = start_within
         self.proc: subprocess.Popen[str] | None = None
@@ -62,7 +64,8 @@ class ServeProcess:
         env = {**os.environ, "PYTHONUNBUFFERED": "1",
                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ruleforge", "serve", self.rules, "--port", "0", "--games", str(self.games)],
+            [sys.executable, "-m", "ruleforge", "serve", self.rules, "--port", str(self.port), "--games",
+             str(self.games)],
             cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, start_new_session=True)
         threading.Thread(target=self._read, args=(self.proc,), daemon=True).start()

@@ -79,8 +79,9 @@ class Table:
         self.changed = asyncio.Event()
 
     async def wait_newer(self, version: int, timeout: float) -> None:
-        """Return once the table is newer than `version`, or after `timeout` seconds."""
-        if self.version > version:
+        """Return once the table's version is not `version` (newer, or a page's from before a restart),
+        or after `timeout` seconds."""
+        if self.version != version:  # newer, or a version of before a restart: answer at once
             return
         try:
             await asyncio.wait_for(self.changed.wait(), timeout)
@@ -227,4 +228,6 @@ class Tables:
                             record.options, agents)
         writer = LogWriter(record.path, header, list(record.steps), game, interval=WHEN_TOLD)
         writer.save()  # at start, before serving: from now on it saves only when told
-        return Table(game_id, game, agents, tokens, writer)
+        # a version per step, as before the restart: a page still open from then asks for
+        # news after its version, and the same version is the same position
+        return Table(game_id, game, agents, tokens, writer, version=len(record.steps))
