@@ -137,9 +137,11 @@ class Table:
                 if self.version != version:  # only a bot acts now, but never apply to a changed game
                     continue
                 try:
-                    label = game.label(action)
+                    # the label as the log needs it: unique among the legal ones ("#2" where
+                    # two read alike), or a replay would take the first of the two
+                    label = game.legal_labels()[game.legal_actions().index(action)]
                     game.apply(action)
-                except GameError as err:
+                except (GameError, ValueError) as err:  # ValueError: a bot's action is not legal
                     self.failure = f"the game stopped: {err}"
                     self.touch()
                     return
