@@ -33,6 +33,9 @@ NAKASENDO = "games/nakasendo.rules"
 GUARD = 120.0  # seconds for a whole game: a hang guard, not a timing
 
 
+pytestmark = pytest.mark.browser
+
+
 @pytest.fixture(autouse=True)
 def _chromium() -> None:
     need_chromium()
@@ -120,6 +123,7 @@ def test_naishi_two_people_click_to_the_end(serve: Any, browser: Any, tmp_path: 
         assert taken > 20
         for page in pages.values():
             assert_over(page)
+        shot(pages["P1"], tmp_path, "naishi-end.png")
         assert (tmp_path / "naishi-P1.png").exists()
         # both pages read the same end: the same table of scores
         tables = [p.locator("#scores table").inner_text() for p in pages.values()]
