@@ -21,7 +21,6 @@ import json
 import random
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -310,14 +309,9 @@ def test_a_seat_is_sent_nothing_it_may_not_know(rules_path: str, players: int, s
 
 # --- requests that must change nothing -----------------------------------------------------------------
 
-@lru_cache(maxsize=1)
-def naishi() -> str:
-    return "games/naishi.rules"
-
-
 @pytest.fixture()
 def two_people(tmp_path: Path) -> Iterator[tuple[TestClient, list[str]]]:
-    _, app = server(naishi(), tmp_path)
+    _, app = server("games/naishi.rules", tmp_path)
     with TestClient(app) as client:
         _, tokens = new_game(client, 2, 7, ["human", "human"])
         if not client.get(f"/api/seat/{tokens[0]}").json()["your_turn"]:
