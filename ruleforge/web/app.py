@@ -121,7 +121,11 @@ def create_app(rules: Rules, rules_path: str, folder: Path, host_token: str, dra
             return problem("no seat has this link", 404)
         table, player = found
         try:
-            body = json.loads(await read_body(request))
+            raw = await read_body(request)
+        except GameError as err:  # too large: refused before it is read whole
+            return problem(str(err), 413)
+        try:
+            body = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             return problem("the request must be JSON: {\"action\": label}")
         label = body.get("action") if isinstance(body, dict) else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import secrets
 from collections.abc import Callable
@@ -30,6 +31,7 @@ HUMAN = "human"
 BOT_AGENTS = ("random", "greedy")  # and mcts:N up to MOST_SEARCH: what a page may seat
 MOST_SEARCH = 2000  # iterations per decision of a bot search started from a page
 SEATS_FORMAT = "ruleforge-seats/1"
+WHEN_TOLD = math.inf  # a game's LogWriter never saves by itself: Table.record saves each step
 TOKEN_BYTES = 24  # 192 random bits per seat link: unguessable
 
 
@@ -78,8 +80,9 @@ class Table:
         self.changed = asyncio.Event()
 
     async def wait_newer(self, version: int, timeout: float) -> None:
-        """Return once the table is newer than `version`, or after `timeout` seconds."""
-        if self.version > version:
+        """Return once the table's version is not `version` (newer, or a page's from before a restart),
+        or after `timeout` seconds."""
+        if self.version != version:  # newer, or a version of before a restart: answer at once
             return
         try:
             await asyncio.wait_for(self.changed.wait(), timeout)
@@ -109,7 +112,7 @@ class Table:
             except GameError as err:  # a rule failed while running the action
                 self.stopped(err)
                 raise GameError(self.failure) from None
-            self.writer.add(seat, label, game, human=True)
+            await self.record(seat, label)
             self.touch()
         self.start_bots()
 
@@ -139,19 +142,29 @@ class Table:
                 if self.version != version:  # only a bot acts now, but never apply to a changed game
                     continue
                 try:
-                    label = game.label(action)
+                    # the label as the log needs it: unique among the legal ones ("#2" where
+                    # two read alike), or a replay would take the first of the two
+                    label = game.legal_labels()[game.legal_actions().index(action)]
                     game.apply(action)
-                except GameError as err:
+                except (GameError, ValueError) as err:  # ValueError: a bot's action is not legal
                     self.stopped(err)
                     return
-                self.writer.add(seat, label, game)
+                await self.record(seat, label)
                 self.touch()
 
-    async def stop(self, err: GameError) -> None:
+    async def record(self, seat: int, label: str) -> None:
+        """Log a step just applied and save the log before anyone hears of it (the lock held, so
+        a table's saves keep their order). The writing, flushed to disk, goes on in a thread: the
+        server meanwhile answers every other table's pages (on the event loop, each save would
+        hold up every table, some 10 ms a step)."""
+        self.writer.add(seat, label, self.game)  # a writer saving only when told (WHEN_TOLD)
+        await asyncio.to_thread(self.writer.save)
+
+    async def stop(self, err: Exception) -> None:
         async with self.lock:
             self.stopped(err)
 
-    def stopped(self, err: GameError) -> None:
+    def stopped(self, err: Exception) -> None:
         """A failure's message may quote what a seat may not see: the seats are told only that
         the game stopped, the host's terminal why."""
         self.failure = "the game stopped: a rule or a bot failed (the server's terminal says why)"
@@ -192,7 +205,7 @@ class Tables:
         tokens = [secrets.token_urlsafe(TOKEN_BYTES) for _ in range(players)]
         log_path = self.folder / f"{game_id}.json"
         header = log_header(self.rules, self.rules_path, str(log_path), players, seed, options, agents)
-        writer = LogWriter(str(log_path), header, [], game, interval=0.0)
+        writer = LogWriter(str(log_path), header, [], game, interval=WHEN_TOLD)
         writer.save()
         write_private(self.seats_path(game_id), {"format": SEATS_FORMAT, "game": game_id, "tokens": tokens})
         return self.add(Table(game_id, game, agents, tokens, writer, warn=self.warn))
@@ -233,5 +246,8 @@ class Tables:
         replay_steps(game, record)
         header = log_header(self.rules, self.rules_path, record.path, record.players, record.seed,
                             record.options, agents)
-        writer = LogWriter(record.path, header, list(record.steps), game, interval=0.0)
-        return Table(game_id, game, agents, tokens, writer, warn=self.warn)
+        writer = LogWriter(record.path, header, list(record.steps), game, interval=WHEN_TOLD)
+        writer.save()  # at start, before serving: from now on it saves only when told
+        # a version per step, as before the restart: a page still open from then asks for
+        # news after its version, and the same version is the same position
+        return Table(game_id, game, agents, tokens, writer, version=len(record.steps), warn=self.warn)

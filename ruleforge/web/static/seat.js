@@ -37,6 +37,7 @@ async function poll() {
       version = state.version;
     } catch (err) {
       $("connection").textContent = "reconnecting…";
+      version = -1; // once the server answers again, ask for the state at once, not for news
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
