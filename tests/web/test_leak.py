@@ -21,6 +21,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -154,22 +155,41 @@ PLUMBING = {"charset", "content", "name", "rel", "href", "src", "lang", "type", 
 
 
 class Texts(HTMLParser):
+    """A page's texts and attributes, apart from the pictures' components: each of those is read
+    as a whole by its name (`aria-label`), and what is drawn inside it (the label's words wrapped
+    over lines, an icon, a count) is left out, being that name drawn."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
+        self.components: list[str] = []
+        self.inside = 0  # depth within a component's drawing
 
     def handle_data(self, data: str) -> None:
-        self.parts.append(data)
+        if not self.inside:
+            self.parts.append(data)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.parts.extend(value for name, value in attrs if value and name.lower() not in PLUMBING)
+        named = dict(attrs)
+        if self.inside:
+            self.inside += 1
+        elif "data-index" in named:
+            self.inside = 1
+            self.components.append(named.get("aria-label") or "")
+        else:
+            self.parts.extend(value for name, value in attrs if value and name.lower() not in PLUMBING)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.inside:
+            self.inside -= 1
 
 
-def html_text(markup: str) -> str:
+def html_texts(markup: str) -> tuple[str, list[str]]:
+    """The free texts of some HTML, and the names of the components it draws."""
     parser = Texts()
     parser.feed(markup)
     parser.close()
-    return "\n".join(parser.parts)
+    return "\n".join(parser.parts), parser.components
 
 
 def json_strings(value: Any) -> Iterator[str]:
@@ -185,22 +205,48 @@ def json_strings(value: Any) -> Iterator[str]:
         yield value
 
 
-def body_text(content_type: str, body: bytes) -> str:
-    """A response's body as the texts it carries: a JSON document's strings (HTML inside them as
-    its text and attributes), a page's text and attributes, any other file as it is."""
+@dataclass
+class Sent:
+    """What one answer carried: its texts (a JSON document's strings, a script as it is), the
+    free texts of the HTML in it (zone names, counts, variables: where a number is a count, not
+    a name), and the names of the components its pictures draw."""
+
+    text: str
+    html: str = ""
+    components: list[str] = field(default_factory=list)
+
+
+def body_text(content_type: str, body: bytes) -> Sent:
+    """A response's body as what it carries (`Sent`)."""
     text = body.decode("utf-8")
     if content_type.startswith("application/json"):
         found = list(json_strings(json.loads(text)))
-        return "\n".join(found + [html_text(s) for s in found if "<" in s])
+        drawn = [html_texts(s) for s in found if "<" in s]
+        return Sent("\n".join(s for s in found if "<" not in s), "\n".join(free for free, _ in drawn),
+                    [name for _, names in drawn for name in names])
     if content_type.startswith("text/html"):
-        return html_text(text)
-    return text
+        free, names = html_texts(text)
+        return Sent("", free, names)
+    return Sent(text)
 
 
 LINE_END = re.compile(r"[ \t]*(?:\n|\u2502|$)")  # the end of a line, or of a cell of a text table
 
 
-def leaks(every: Labels, known: set[str], text: str) -> set[str]:
+def leaks(every: Labels, known: set[str], sent: Sent | str) -> set[str]:
+    """The labels not `known` that what was sent mentions: a component drawn by its name, or a
+    label in a text. In the free texts of a picture a label that is a number ("17" of Hagakure)
+    is not looked for: there a number is a count, a row or a score; such a card is found by
+    its name where it is drawn, and in the log and the actions."""
+    if isinstance(sent, str):
+        sent = Sent(sent)
+    found = {name for name in sent.components if name in every.labels and name not in known}
+    found |= mentioned(every, known, sent.text)
+    pictured = mentioned(every, known, sent.html)
+    return found | {label for label in pictured if not label.isdigit()}
+
+
+def mentioned(every: Labels, known: set[str], text: str) -> set[str]:
     """The labels not `known` that `text` mentions. A drawing may wrap a long label over two
     lines ("Flowers N-S" at a line's end, "bear" below): a label at a line's end that begins a
     longer known label is taken as that one, wrapped."""
