@@ -3,7 +3,7 @@ by a client, the other seats random bots; the latency of every action a person s
 
 Starts `python -m ruleforge serve RULES --port 0` in a new games folder (or uses --url, a host
 page's address of a server already running), creates --games games from the host page, then
-drives them all concurrently (asyncio and httpx): in each game the client plays seat P1 with
+drives them all concurrently (asyncio and httpx2): in each game the client plays seat P1 with
 random legal actions (`POST /api/seat/<token>/act`), waiting for the bots by long polling as a
 page does, to the end of the game or --actions actions. Prints one table: actions sent, games
 finished, the latency of the actions (median, p90, p99, max) and the wall time.
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVING = re.compile(r"^serving (?P<title>.+) at (?P<url>http://\S+/)$")
@@ -129,7 +129,7 @@ def seat_links(host_page: str, game_id: str) -> list[str]:
     return [html.unescape(m["url"]) for m in SEAT_LINK.finditer(host_page, start, end)]
 
 
-def create_game(client: httpx.Client, host: str, players: int, seed: int | None, agents: list[str],
+def create_game(client: httpx2.Client, host: str, players: int, seed: int | None, agents: list[str],
                 options: dict[str, str] | None = None) -> tuple[str, list[str]]:
     """A game made by the host page's form: its id and its seats' links."""
     form = {"players": str(players), "seed": "" if seed is None else str(seed),
@@ -146,7 +146,7 @@ def api_of(seat_link: str) -> str:
     return f"{base}/api/seat/{token}"
 
 
-async def drive(client: httpx.AsyncClient, seat_link: str, most_actions: int, rng: random.Random,
+async def drive(client: httpx2.AsyncClient, seat_link: str, most_actions: int, rng: random.Random,
                 latencies: list[float], deadline: float) -> dict[str, Any]:
     """Play one seat with random legal actions until the game ends or `most_actions` were sent."""
     api = api_of(seat_link)
@@ -177,8 +177,8 @@ async def drive(client: httpx.AsyncClient, seat_link: str, most_actions: int, rn
 async def drive_all(links: list[str], most_actions: int, seed: int, within: float) -> tuple[list[dict], list[float]]:
     latencies: list[float] = []
     deadline = time.monotonic() + within
-    limits = httpx.Limits(max_connections=2 * len(links) + 10, max_keepalive_connections=2 * len(links) + 10)
-    async with httpx.AsyncClient(timeout=60.0, limits=limits) as client:
+    limits = httpx2.Limits(max_connections=2 * len(links) + 10, max_keepalive_connections=2 * len(links) + 10)
+    async with httpx2.AsyncClient(timeout=60.0, limits=limits) as client:
         runs = [drive(client, link, most_actions, random.Random(seed * 1000 + k), latencies, deadline)
                 for k, link in enumerate(links)]
         results = await asyncio.wait_for(asyncio.gather(*runs), timeout=within + 5)
@@ -193,7 +193,7 @@ def percentile(values: list[float], fraction: float) -> float:
 def run_load(host: str, rules_title: str, games: int, most_actions: int, players: int, seed: int,
              within: float) -> dict[str, Any]:
     """Create the games on the server whose host page is `host` and drive them all; the figures."""
-    with httpx.Client(timeout=30.0) as client:
+    with httpx2.Client(timeout=30.0) as client:
         links = [create_game(client, host, players, seed + k, ["human"] + ["random"] * (players - 1))[1][0]
                  for k in range(games)]
     began = time.perf_counter()
@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             with tempfile.TemporaryDirectory() as folder, ServeProcess(args.rules, Path(folder) / "games") as server:
                 figures = run_load(server.host, server.title, args.games, args.actions, args.players, args.seed,
                                    args.within)
-    except (ServeError, httpx.HTTPError, asyncio.TimeoutError) as err:
+    except (ServeError, httpx2.HTTPError, asyncio.TimeoutError) as err:
         print(f"load_serve: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
     print(table(figures))

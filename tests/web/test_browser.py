@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from serve_helpers import (
     api_of,
@@ -70,7 +70,7 @@ def play(pages: dict[str, Any], api: str, rng: random.Random, most_decisions: in
     (`api`: any seat's), as a page may be a moment behind it."""
     deadline = time.monotonic() + GUARD
     taken = 0
-    with httpx.Client(timeout=60) as client:
+    with httpx2.Client(timeout=60) as client:
         while taken < most_decisions:
             assert time.monotonic() < deadline, f"the game did not end within {GUARD} s ({taken} decisions)"
             state = client.get(api).json()
@@ -104,7 +104,7 @@ def assert_over(page: Any) -> None:
 
 def test_naishi_two_people_click_to_the_end(serve: Any, browser: Any, tmp_path: Path) -> None:
     server = serve(NAISHI)
-    with httpx.Client(timeout=30) as client:
+    with httpx2.Client(timeout=30) as client:
         _, links = create_game(client, server.host, 2, 11, ["human", "human"])
     contexts = []
     try:
@@ -133,24 +133,37 @@ def test_naishi_two_people_click_to_the_end(serve: Any, browser: Any, tmp_path: 
             context.close()
 
 
-def test_nakasendo_a_person_clicks_to_the_end_against_a_bot(serve: Any, browser: Any, tmp_path: Path) -> None:
+def test_nakasendo_two_people_click_to_the_end_each_seeing_their_own_seat(serve: Any, browser: Any,
+                                                                          tmp_path: Path) -> None:
     server = serve(NAKASENDO)
-    with httpx.Client(timeout=30) as client:
-        _, links = create_game(client, server.host, 2, 5, ["human", "random"])
-    context, page = open_seat(browser, links[0])
+    with httpx2.Client(timeout=30) as client:
+        _, links = create_game(client, server.host, 2, 5, ["human", "human"])
+    contexts = []
     try:
+        pages = {}
+        for seat, link in zip(("P1", "P2"), links):
+            context, page = open_seat(browser, link)
+            contexts.append(context)
+            pages[seat] = page
+
         def mid_game(taken: int) -> None:
             if taken == 30:
-                shot(page, tmp_path, "nakasendo-P1.png")
+                for seat, page in pages.items():
+                    shot(page, tmp_path, f"nakasendo-{seat}.png")
+                    # a page is its own seat's: its title, and its own zones marked as yours
+                    assert page.locator("#title").text_content() == f"Nakasendo: you are {seat}"
+                    assert page.locator(".rf-view").get_attribute("data-viewer") == seat
 
         began = time.monotonic()
-        taken = play({"P1": page}, api_of(links[0]), random.Random(2), on_decision=mid_game)
+        taken = play(pages, api_of(links[0]), random.Random(2), on_decision=mid_game)
         print(f"Nakasendo: {taken} decisions clicked in {time.monotonic() - began:.1f} s")
-        assert taken > 50
-        assert_over(page)
-        assert (tmp_path / "nakasendo-P1.png").exists()
+        assert taken > 100
+        for page in pages.values():
+            assert_over(page)
+        assert (tmp_path / "nakasendo-P2.png").exists()
     finally:
-        context.close()
+        for context in contexts:
+            context.close()
 
 
 def same_position(page: Any, expected: tuple[str, list[str]]) -> None:
@@ -162,7 +175,7 @@ def same_position(page: Any, expected: tuple[str, list[str]]) -> None:
 
 def test_a_page_closed_and_opened_again_shows_the_same_position_and_plays_on(serve: Any, browser: Any) -> None:
     server = serve(NAISHI)
-    with httpx.Client(timeout=30) as client:
+    with httpx2.Client(timeout=30) as client:
         _, links = create_game(client, server.host, 2, 21, ["human", "human"])
     contexts: list[Any] = []
     try:
@@ -191,7 +204,7 @@ def test_a_page_closed_and_opened_again_shows_the_same_position_and_plays_on(ser
 def test_a_restarted_server_takes_the_game_up_where_it_stopped(serve: Any, browser: Any, tmp_path: Path) -> None:
     games = tmp_path / "kept"
     server = serve(NAISHI, games)
-    with httpx.Client(timeout=30) as client:
+    with httpx2.Client(timeout=30) as client:
         _, links = create_game(client, server.host, 2, 31, ["human", "random"])
     context, page = open_seat(browser, links[0])
     try:
@@ -225,7 +238,7 @@ def test_a_restarted_server_takes_the_game_up_where_it_stopped(serve: Any, brows
 
 def test_a_link_that_is_nobodys_shows_so_and_acts_for_nobody(serve: Any, browser: Any) -> None:
     server = serve(NAISHI)
-    with httpx.Client(timeout=30) as client:
+    with httpx2.Client(timeout=30) as client:
         _, links = create_game(client, server.host, 2, 41, ["human", "human"])
         version = client.get(api_of(links[0])).json()["version"]
         context = browser.new_context()

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette", reason="ruleforge serve needs the web extra")
-pytest.importorskip("httpx", reason="Starlette's test client needs httpx")
+pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2")
 
 from serve_helpers import ROOT, load_serve  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402

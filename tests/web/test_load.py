@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("uvicorn", reason="ruleforge serve needs the web extra")
-pytest.importorskip("httpx", reason="the load's client is httpx")
+pytest.importorskip("httpx2", reason="the load's client is httpx2")
 
 from serve_helpers import ServeProcess, load_serve  # noqa: E402
 
