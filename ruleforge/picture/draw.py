@@ -15,7 +15,7 @@ from typing import Any
 
 from ..display import MOST_ICON, ByValue, KindDisplay, sides_of
 from .catalogue import Picture
-from .text import clean, clipped, colour, text, value_text
+from .text import clean, clipped, colour, is_dark, text, value_text
 
 PAPER = "#f7f2e7"        # a component without a colour hint
 INK = "#2b2b2b"
@@ -168,7 +168,8 @@ def component_svg(picture: Picture, label: str, props: Mapping[str, Any] | None,
         size = max(6.0, min(small * 1.15, (w - 6) / (longest * 0.62)))  # the longest word fits a line
         lines = wrap(label, max(4, int((w - 6) / (size * 0.62))), 4)
         start = h / 2 - (len(lines) - 1) * size * 0.55 + size * 0.35
-        parts.append(_text_lines(lines, w / 2, start, size, "rf-label"))
+        ink = "rf-label rf-on-dark" if is_dark(shown.fill) else "rf-label"  # white on a dark card
+        parts.append(_text_lines(lines, w / 2, start, size, ink))
     return "".join(parts)
 
 

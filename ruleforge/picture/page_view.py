@@ -195,6 +195,7 @@ CSS = """
 .rf-comp { display: block; cursor: pointer; }
 .rf-comp text { font-family: system-ui, sans-serif; }
 .rf-label { fill: #1d1d1d; }
+.rf-label.rf-on-dark { fill: #ffffff; }
 .rf-icon { fill: #1d1d1d; stroke: #ffffff; stroke-width: 2px; paint-order: stroke; font-weight: bold; }
 .rf-marks { fill: #1d1d1d; stroke: #ffffff; stroke-width: 2px; paint-order: stroke; }
 .rf-note { fill: #6a1b1b; stroke: #ffffff; stroke-width: 2px; paint-order: stroke; }

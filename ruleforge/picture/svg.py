@@ -31,7 +31,7 @@ text { font-family: system-ui, sans-serif; fill: #1d1d1d; }
 .rf-icon, .rf-marks, .rf-note { stroke: #ffffff; stroke-width: 2px; paint-order: stroke; }
 .rf-icon { font-weight: bold; }
 .rf-note { fill: #6a1b1b; }
-.rf-count { fill: #ffffff; }
+.rf-count, .rf-label.rf-on-dark { fill: #ffffff; }
 """
 
 

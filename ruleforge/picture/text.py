@@ -40,6 +40,25 @@ def colour(value: Any, default: str) -> str:
     return value if isinstance(value, str) and is_colour(value) else default
 
 
+DARK_NAMES = frozenset({"black", "maroon", "navy", "purple", "indigo", "darkblue", "darkgreen", "darkred",
+                        "forestgreen", "seagreen", "sienna", "chocolate", "steelblue", "slategray", "slategrey",
+                        "darkgray", "darkgrey", "brown", "crimson", "teal", "green", "blue", "gray", "grey",
+                        "olive", "red", "magenta", "fuchsia"})
+
+
+def is_dark(fill: str) -> bool:
+    """Whether a fill is too dark for dark text: a label on it is written in white."""
+    if fill.lower() in DARK_NAMES:
+        return True
+    if not fill.startswith("#"):
+        return False
+    digits = fill[1:]
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    red, green, blue = (int(digits[k:k + 2], 16) / 255 for k in (0, 2, 4))
+    return 0.299 * red + 0.587 * green + 0.114 * blue < 0.5  # perceived lightness
+
+
 def value_text(value: Any) -> str:
     """A value as a view or a hint writes it: `true`/`false`, `none`, a number by its digits,
     a list by its items (the keys of a `ByValue` hint's table are written this way)."""
