@@ -8,6 +8,7 @@ import asyncio
 import json
 import re
 import socket
+import sys
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,10 @@ def test_serve_fails_clearly(tmp_path: Path) -> None:
         port = busy.getsockname()[1]
         taken = runner.invoke(main, ["serve", NAISHI, "--port", str(port), "--games", str(tmp_path / "g")])
     assert taken.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in taken.output, taken.output
+
+
+def test_without_the_web_extra_serve_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    ran = CliRunner().invoke(main, ["serve", NAISHI, "--games", str(tmp_path / "g")])
+    assert ran.exit_code == 1 and "pip install 'ruleforge[web]'" in ran.output and "Traceback" not in ran.output
+    assert not (tmp_path / "g").exists()  # nothing made before it knew it could serve

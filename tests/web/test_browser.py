@@ -9,10 +9,12 @@ $RULEFORGE_SHOTS too, when set, to look at them)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -102,10 +104,9 @@ def assert_over(page: Any) -> None:
     assert page.locator("#turn").text_content() == "The game is over."
 
 
-def test_naishi_two_people_click_to_the_end(serve: Any, browser: Any, tmp_path: Path) -> None:
-    server = serve(NAISHI)
-    with httpx2.Client(timeout=30) as client:
-        _, links = create_game(client, server.host, 2, 11, ["human", "human"])
+@contextlib.contextmanager
+def two_seats(browser: Any, links: list[str]) -> Iterator[dict[str, Any]]:
+    """The pages of P1's and P2's links, each in a browser context of its own, closed after."""
     contexts = []
     try:
         pages = {}
@@ -113,6 +114,17 @@ def test_naishi_two_people_click_to_the_end(serve: Any, browser: Any, tmp_path: 
             context, page = open_seat(browser, link)
             contexts.append(context)
             pages[seat] = page
+        yield pages
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_naishi_two_people_click_to_the_end(serve: Any, browser: Any, tmp_path: Path) -> None:
+    server = serve(NAISHI)
+    with httpx2.Client(timeout=30) as client:
+        _, links = create_game(client, server.host, 2, 11, ["human", "human"])
+    with two_seats(browser, links) as pages:
 
         def mid_game(taken: int) -> None:
             if taken == 8:
@@ -128,9 +140,6 @@ def test_naishi_two_people_click_to_the_end(serve: Any, browser: Any, tmp_path: 
         # both pages read the same end: the same table of scores
         tables = [p.locator("#scores table").inner_text() for p in pages.values()]
         assert tables[0] == tables[1]
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def test_nakasendo_two_people_click_to_the_end_each_seeing_their_own_seat(serve: Any, browser: Any,
@@ -138,13 +147,7 @@ def test_nakasendo_two_people_click_to_the_end_each_seeing_their_own_seat(serve:
     server = serve(NAKASENDO)
     with httpx2.Client(timeout=30) as client:
         _, links = create_game(client, server.host, 2, 5, ["human", "human"])
-    contexts = []
-    try:
-        pages = {}
-        for seat, link in zip(("P1", "P2"), links):
-            context, page = open_seat(browser, link)
-            contexts.append(context)
-            pages[seat] = page
+    with two_seats(browser, links) as pages:
 
         def mid_game(taken: int) -> None:
             if taken == 30:
@@ -161,9 +164,6 @@ def test_nakasendo_two_people_click_to_the_end_each_seeing_their_own_seat(serve:
         for page in pages.values():
             assert_over(page)
         assert (tmp_path / "nakasendo-P2.png").exists()
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def same_position(page: Any, expected: tuple[str, list[str]]) -> None:
