@@ -10,6 +10,7 @@ $RULEFORGE_SHOTS too, when set, to look at them)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import shutil
@@ -20,7 +21,9 @@ from typing import Any
 
 import httpx2
 import pytest
+from leak_check import body_text, leaks, replay_knowledge
 from serve_helpers import (
+    ROOT,
     api_of,
     create_game,
     decide,
@@ -29,6 +32,8 @@ from serve_helpers import (
     snapshot,
     wait_ready,
 )
+
+import ruleforge
 
 NAISHI = "games/naishi.rules"
 NAKASENDO = "games/nakasendo.rules"
@@ -43,9 +48,12 @@ def _chromium() -> None:
     need_chromium()
 
 
-def open_seat(browser: Any, link: str) -> tuple[Any, Any]:
-    """A new browser context (a person of their own) on a seat's link."""
+def open_seat(browser: Any, link: str, heard: list[Any] | None = None) -> tuple[Any, Any]:
+    """A new browser context (a person of their own) on a seat's link; every answer its page
+    receives is added to `heard` when given."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    if heard is not None:
+        context.on("response", lambda response: heard.append(response))
     page = context.new_page()
     page.set_default_timeout(20_000)
     response = page.goto(link)
@@ -105,13 +113,14 @@ def assert_over(page: Any) -> None:
 
 
 @contextlib.contextmanager
-def two_seats(browser: Any, links: list[str]) -> Iterator[dict[str, Any]]:
-    """The pages of P1's and P2's links, each in a browser context of its own, closed after."""
+def two_seats(browser: Any, links: list[str], heard: list[Any] | None = None) -> Iterator[dict[str, Any]]:
+    """The pages of P1's and P2's links, each in a browser context of its own, closed after
+    (every answer P1's page receives is added to `heard` when given)."""
     contexts = []
     try:
         pages = {}
         for seat, link in zip(("P1", "P2"), links):
-            context, page = open_seat(browser, link)
+            context, page = open_seat(browser, link, heard if seat == "P1" else None)
             contexts.append(context)
             pages[seat] = page
         yield pages
@@ -123,8 +132,9 @@ def two_seats(browser: Any, links: list[str]) -> Iterator[dict[str, Any]]:
 def test_naishi_two_people_click_to_the_end(serve: Any, browser: Any, tmp_path: Path) -> None:
     server = serve(NAISHI)
     with httpx2.Client(timeout=30) as client:
-        _, links = create_game(client, server.host, 2, 11, ["human", "human"])
-    with two_seats(browser, links) as pages:
+        game_id, links = create_game(client, server.host, 2, 11, ["human", "human"])
+    heard: list[Any] = []
+    with two_seats(browser, links, heard) as pages:
 
         def mid_game(taken: int) -> None:
             if taken == 8:
@@ -140,6 +150,25 @@ def test_naishi_two_people_click_to_the_end(serve: Any, browser: Any, tmp_path: 
         # both pages read the same end: the same table of scores
         tables = [p.locator("#scores table").inner_text() for p in pages.values()]
         assert tables[0] == tables[1]
+        received = [(r.url, r.headers.get("content-type", ""), r.body()) for r in heard if r.status == 200]
+    nothing_hidden_reached(received, tmp_path / "games" / f"{game_id}.json", seat=0)
+
+
+def nothing_hidden_reached(received: list[tuple[str, str, bytes]], log_path: Path, seat: int) -> None:
+    """The leak check over everything a browser received for a seat: every JSON answer at the
+    step it says it shows, the page and its files at the start."""
+    log = json.loads(log_path.read_text(encoding="utf-8"))
+    every, known, _ = replay_knowledge(ruleforge.load(str(ROOT / "games" / "naishi.rules")), log, seat)
+    found = []
+    states = 0
+    for url, kind, body in received:
+        sent = body_text(kind, body)
+        step = json.loads(body)["step"] if kind.startswith("application/json") else 0
+        states += kind.startswith("application/json")
+        if bad := leaks(every, known[step], sent):
+            found.append(f"{url} at step {step}: {sorted(bad)}")
+    assert states > 20 and len(received) > states  # the states, and the page with its files
+    assert not found, "a browser received what its seat may not know:\n" + "\n".join(found[:20])
 
 
 def test_nakasendo_two_people_click_to_the_end_each_seeing_their_own_seat(serve: Any, browser: Any,
