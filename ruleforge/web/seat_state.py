@@ -29,6 +29,7 @@ def seat_state(table: Table, seat: int, draw: Any) -> dict[str, Any]:
     targets = {param["target"]["zone"] for action in actions for param in action["params"] if param["target"]}
     return {
         "version": table.version,
+        "run": table.run,  # which run of the server counts these versions
         "step": len(table.writer.steps),  # decisions taken so far
         "game": inert(view["game"]),
         "seat": player_name(seat),

@@ -66,6 +66,7 @@ class Table:
     tokens: list[str]  # per seat: the secret of its link (bot seats too: a spectator link of that seat)
     writer: LogWriter
     version: int = 0  # goes up with every change; pages ask for anything newer than they have
+    run: str = attrs.field(factory=lambda: secrets.token_hex(4))  # this table's life in this server
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     changed: asyncio.Event = attrs.field(factory=asyncio.Event)
     bots: dict[int, Any] = attrs.field(factory=dict)

@@ -33,7 +33,7 @@ async function poll() {
       if (!response.ok) throw new Error("status " + response.status);
       const state = await response.json();
       $("connection").textContent = "";
-      if (!current || state.version !== current.version) show(state);
+      if (newer(state)) show(state); // a long poll may answer after an action's answer: never go back
       version = state.version;
     } catch (err) {
       $("connection").textContent = "reconnecting…";
@@ -59,7 +59,7 @@ async function send(label) {
     const answer = await response.json();
     if (!response.ok) {
       showProblem(answer.error || "the server refused the action");
-    } else {
+    } else if (newer(answer)) {
       show(answer);
     }
   } catch (err) {
@@ -79,8 +79,14 @@ function showProblem(message) {
 
 // --- the page --------------------------------------------------------------------------------
 
+// a state after the one shown: a later version of the same run of the server, or any state of a
+// server started again (its versions count afresh)
+function newer(state) {
+  return !current || state.run !== current.run || state.version > current.version;
+}
+
 function show(state) {
-  const fresh = !current || state.version !== current.version;
+  const fresh = newer(state);
   current = state;
   if (fresh) chosen = [];
   document.title = state.game + " (" + state.seat + ")";
