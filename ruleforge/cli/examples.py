@@ -1,6 +1,7 @@
-"""`ruleforge test`: run a rules file's scoring examples and replay its recorded playthroughs,
-one line each; a failing example shows every checked item expected and actual side by side, a
-failing playthrough the first lines that differ."""
+"""`ruleforge test`: run a rules file's scoring examples, replay its recorded playthroughs and
+count its moves against the counts kept beside it, one line each; a failing example shows every
+checked item expected and actual side by side, a failing playthrough the first lines that
+differ, a failing count each depth that moved."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import click
 from ..agents import agent_name
 from ..inert import inert_json
 from ..testing import Example, Outcome, examples_file
+from ..testing.perft_files import PerftEntry, PerftOutcome, perft_file
 from ..testing.playthroughs import PlaythroughOutcome, playthroughs_dir
-from ..testing.runner import TestResult, run_tests, select
+from ..testing.runner import TestResult, run_tests, select, select_perft
 from .common import echo, fail, guarded, load_rules
 
 MARK = {"pass": "PASS ", "fail": "FAIL ", "error": "ERROR"}
@@ -33,11 +35,12 @@ MARK = {"pass": "PASS ", "fail": "FAIL ", "error": "ERROR"}
 @guarded
 def test(file: str, examples_path: str | None, pattern: str | None, as_json: bool, agents: str | None) -> None:
     """Run the scoring examples of a rules file (and of the files it extends), then replay its
-    recorded playthroughs.
+    recorded playthroughs, then check its move counts.
 
     The examples live beside the rules: `foo.rules` -> `foo.examples.json`; the playthroughs in
-    `foo.playthroughs/`, recorded by `ruleforge playthrough --record` (docs/testing.md).
-    Exit status 1 if any example or playthrough fails or cannot run.
+    `foo.playthroughs/`, recorded by `ruleforge playthrough --record`; the move counts in
+    `foo.perft.json`, written by `ruleforge perft --write` (docs/testing.md).
+    Exit status 1 if any example, playthrough or count fails or cannot run.
     """
     rules = load_rules(file)
     if examples_path is not None and not Path(examples_path).is_file():
@@ -45,20 +48,22 @@ def test(file: str, examples_path: str | None, pattern: str | None, as_json: boo
         fail(f"cannot read examples file '{examples_path}': {why}")
     trusted = [agent_name(name) for name in agents.split(",")] if agents else []
     run = run_tests(rules, file, pattern=pattern, examples=examples_path, trusted_agents=trusted)
-    examples, records = list(run.examples), list(run.playthroughs)
-    if not examples and not records:
-        if pattern is not None and any(select(rules, file, None, examples_path)):
-            fail(f"no example's name contains '{pattern}' (nor any playthrough's)")
+    examples, records, counted = list(run.examples), list(run.playthroughs), list(run.perfts)
+    if not examples and not records and not counted:
+        if pattern is not None and (any(select(rules, file, None, examples_path)) or select_perft(rules, file)):
+            fail(f"no example's name contains '{pattern}' (nor any playthrough's or move count's)")
         looked = [str(examples_file(f)) for f in rules.files]
-        fail(f"no examples for {rules.title}: none in {', '.join(looked)}, and no playthroughs in "
-             f"{playthroughs_dir(file)} (docs/testing.md shows how to write them)")
+        fail(f"no examples for {rules.title}: none in {', '.join(looked)}, no playthroughs in "
+             f"{playthroughs_dir(file)} and no move counts in {perft_file(file)} (docs/testing.md shows how to "
+             "write them)")
     own = Path(examples_path) if examples_path else examples_file(file)
     if as_json:
         echo(inert_json({"game": rules.title, "rules": file, **run.as_json()}, indent=2, ensure_ascii=False))
     else:
-        echo(f"{rules.title}: {_what(examples, records, own, file)}")
+        echo(f"{rules.title}: {_what(examples, records, own, file, counted)}")
         for result in run.results:
-            echo(_line(result.outcome, own) if result.kind == "example" else _record_line(result))
+            echo(_line(result.outcome, own) if result.kind == "example" else
+                 _perft_line(result) if result.kind == "perft" else _record_line(result))
             for line in result.report():
                 echo(f"      {line}")
         echo(_summary(run.counts()))
@@ -66,13 +71,25 @@ def test(file: str, examples_path: str | None, pattern: str | None, as_json: boo
         raise click.exceptions.Exit(1)
 
 
-def _what(examples: list[Example], records: list[Path], own: Path, file: str) -> str:
-    """`13 examples (2 from ..., 11 from ...), 2 playthroughs (games/x.playthroughs)`."""
+def _what(examples: list[Example], records: list[Path], own: Path, file: str, counted: list[PerftEntry]) -> str:
+    """`13 examples (2 from ..., 11 from ...), 2 playthroughs (games/x.playthroughs), 3 move
+    counts (games/x.perft.json)`."""
     parts = [f"{_how_many(len(examples))} ({_sources(examples, own)})"] if examples else []
     if records:
         word = "playthrough" if len(records) == 1 else "playthroughs"
         parts.append(f"{len(records)} {word} ({_name(playthroughs_dir(file))})")
+    if counted:
+        word = "move count" if len(counted) == 1 else "move counts"
+        parts.append(f"{len(counted)} {word} ({_name(perft_file(file))})")
     return ", ".join(parts)
+
+
+def _perft_line(result: TestResult) -> str:
+    outcome = result.outcome
+    assert isinstance(outcome, PerftOutcome)
+    if outcome.passed:
+        return f"{MARK['pass']} {result.name}  (depth {len(outcome.actual)}: {outcome.actual[-1]:,})"
+    return f"{MARK[outcome.status]} {result.name}"
 
 
 def _record_line(result: TestResult) -> str:

@@ -4,14 +4,15 @@ rules files and every scoring example beside them is a test item of its own.
 - `foo.examples.json` is collected: one item per example `foo.rules` runs (a variant's
   inherited ones too); a variant with no examples file of its own is collected through its
   `.rules` file when its bases have examples. A recorded playthrough, `foo.playthroughs/NAME.txt`,
-  is one item (ruleforge/testing/playthrough_items.py).
+  is one item (ruleforge/testing/playthrough_items.py). Move counts, `foo.perft.json`, are an
+  item per entry (ruleforge/testing/perft_items.py).
 - Fixtures: `ruleforge_rules(path)` loads a rules file (relative to the test file, once per
   session), `ruleforge_position(rules, position)` builds a position, `ruleforge_example` runs a
   test once per example (of the rules files beside the test, or those a
   `@pytest.mark.ruleforge_rules("a.rules", ...)` names), and `breakdown_snapshot` is syrupy's
   `snapshot` storing score breakdowns as text (`pip install 'ruleforge[test]'`).
 - `-p no:ruleforge` turns it all off; the ini option `ruleforge_collect = false` only the
-  collection of examples files and recorded playthroughs.
+  collection of examples files, recorded playthroughs and move counts.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from ..rules import Rules
 from ..scoresheet import Breakdown, read_json
 from .checks import Outcome, example_game, run_example
 from .examples import EXAMPLES_SUFFIX, Example, examples_file, load_examples, rules_file_of
+from .perft_files import PERFT_SUFFIX
+from .perft_items import PerftFile
 from .playthrough_items import RecordFile
 from .playthroughs import is_record
 
@@ -44,7 +47,7 @@ CACHE = pytest.StashKey[dict]()
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("ruleforge_collect", type="bool", default=True,
                   help="ruleforge: collect the scoring examples of rules files (foo.examples.json) and their "
-                       "recorded playthroughs (foo.playthroughs/*.txt) as tests")
+                       "recorded playthroughs (foo.playthroughs/*.txt) and move counts (foo.perft.json) as tests")
     parser.addoption("--ruleforge-agents", metavar="NAME,...", default="",
                      help="ruleforge: agents of your own (module:Class, file.py:Class) that recorded playthroughs "
                           "may name; otherwise a record names only built-in agents, so that no record runs code")
@@ -79,6 +82,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         return None
     if is_record(file_path):
         return RecordFile.from_parent(parent, path=file_path)
+    if file_path.name.endswith(PERFT_SUFFIX):
+        return PerftFile.from_parent(parent, path=file_path)
     if file_path.name.endswith(EXAMPLES_SUFFIX):
         return ExamplesFile.from_parent(parent, path=file_path, rules_path=rules_file_of(file_path))
     if file_path.suffix == ".rules" and not examples_file(file_path).exists() and _bases_have_examples(file_path):

@@ -1,6 +1,7 @@
 """Everything `ruleforge test` runs, as one call: a rules file's scoring examples (its bases'
-too), then its recorded playthroughs. `ruleforge mutate` calls it in-process on each mutant,
-so it returns results instead of printing them."""
+too), then its recorded playthroughs, then the move counts kept beside it (`foo.perft.json`).
+`ruleforge mutate` calls it in-process on each mutant, so it returns results instead of
+printing them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import attrs
 from ..rules import Rules
 from .checks import Outcome, run_example
 from .examples import Example, load_examples
+from .perft_files import PerftEntry, PerftOutcome, perft_file, read_perft, run_perft
 from .playthroughs import PlaythroughOutcome, playthroughs_of, run_playthrough
 
 
@@ -22,14 +24,16 @@ class TestResult:
 
     __test__ = False  # not a pytest test class
 
-    kind: str  # "example" or "playthrough"
-    outcome: Outcome | PlaythroughOutcome
+    kind: str  # "example", "playthrough" or "perft"
+    outcome: Outcome | PlaythroughOutcome | PerftOutcome
 
     @property
     def name(self) -> str:
-        """As `-k` matches it: the example's name, or `playthrough 2p-seed1`."""
+        """As `-k` matches it: the example's name, `playthrough 2p-seed1`, or `perft 3p seed 0`."""
         if isinstance(self.outcome, Outcome):
             return self.outcome.example.name
+        if isinstance(self.outcome, PerftOutcome):
+            return self.outcome.name
         return f"playthrough {self.outcome.name}"
 
     @property
@@ -47,7 +51,7 @@ class TestResult:
 
 @attrs.frozen(eq=False)
 class TestRun:
-    """The results of one `run_tests`, examples first."""
+    """The results of one `run_tests`, examples first, move counts last."""
 
     __test__ = False
 
@@ -55,6 +59,7 @@ class TestRun:
     examples: tuple[Example, ...]
     playthroughs: tuple[Path, ...]
     results: tuple[TestResult, ...]
+    perfts: tuple[PerftEntry, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -73,6 +78,7 @@ class TestRun:
         return {"game": self.title,
                 "examples": [r.outcome.as_json() for r in self.results if r.kind == "example"],
                 "playthroughs": [r.outcome.as_json() for r in self.results if r.kind == "playthrough"],
+                "perft": [r.outcome.as_json() for r in self.results if r.kind == "perft"],
                 "passed": counts["pass"], "failed": counts["fail"], "errors": counts["error"]}
 
 
@@ -90,9 +96,20 @@ def select(rules: Rules, path: str | Path | None = None, pattern: str | None = N
     return found, records
 
 
+def select_perft(rules: Rules, path: str | Path | None = None, pattern: str | None = None) -> list[PerftEntry]:
+    """The move counts kept beside the rules file (only its own: a variant's moves are not its
+    base's), `pattern` applied to their names (`perft 3p seed 0`). PerftError for a file that
+    cannot be read."""
+    target = perft_file(Path(path) if path is not None else rules.files[0])
+    entries = read_perft(target) if target.exists() else []
+    if pattern is not None:
+        entries = [e for e in entries if pattern.lower() in e.name.lower()]
+    return entries
+
+
 def run_tests(rules: Rules, path: str | Path | None = None, *, pattern: str | None = None,
               examples: str | Path | None = None, stop_at_first_failure: bool = False,
-              trusted_agents: Collection[str] = ()) -> TestRun:
+              trusted_agents: Collection[str] = (), perft: bool = True) -> TestRun:
     """Run what `ruleforge test` runs against `rules`: the examples of `path` (default: the
     rules' own file) and of the files it extends, then the playthroughs recorded beside `path`.
 
@@ -100,18 +117,24 @@ def run_tests(rules: Rules, path: str | Path | None = None, *, pattern: str | No
     original's tests. `pattern` keeps the tests whose name holds it (any case); `examples` is
     the file's own examples file instead of the one beside it; `stop_at_first_failure` stops
     after the first test that fails (a mutant is caught: no need to run the rest);
-    `trusted_agents` are the agents of code a record may name (given with `--agents`).
-    ExamplesError for an examples file that cannot be read; a record that cannot be replayed is
-    a result with status "error"."""
+    `trusted_agents` are the agents of code a record may name (given with `--agents`); `perft`
+    False leaves the move counts out (mutation testing: see ruleforge/mutation/runner.py).
+    ExamplesError for an examples file that cannot be read, PerftError for a counts file; a
+    record that cannot be replayed, or a count that cannot be made, is a result with status
+    "error"."""
     found, records = select(rules, path, pattern, examples)
+    counted = select_perft(rules, path, pattern) if perft else []
+    rules_file = str(path) if path is not None else str(rules.files[0])
     results: list[TestResult] = []
-    for example in found:
-        results.append(TestResult("example", run_example(rules, example)))
-        if stop_at_first_failure and not results[-1].passed:
+    for item in [*found, *records, *counted]:
+        outcome: Outcome | PlaythroughOutcome | PerftOutcome
+        if isinstance(item, Example):
+            kind, outcome = "example", run_example(rules, item)
+        elif isinstance(item, PerftEntry):
+            kind, outcome = "perft", run_perft(rules, item, rules_file)
+        else:
+            kind, outcome = "playthrough", run_playthrough(rules, item, trusted_agents)
+        results.append(TestResult(kind, outcome))
+        if stop_at_first_failure and not outcome.passed:
             break
-    else:
-        for record in records:
-            results.append(TestResult("playthrough", run_playthrough(rules, record, trusted_agents)))
-            if stop_at_first_failure and not results[-1].passed:
-                break
-    return TestRun(rules.title, tuple(found), tuple(records), tuple(results))
+    return TestRun(rules.title, tuple(found), tuple(records), tuple(results), tuple(counted))
