@@ -8,8 +8,9 @@ from typing import Any
 
 import click
 
+from ..diagnostics import GameError
 from ..perft import MAX_DEPTH, counts, divide
-from ..testing.perft_files import PerftError, perft_file, perft_text, read_perft, shown_value, with_entry
+from ..testing.perft_files import perft_file, perft_text, read_perft, shown_value, with_entry
 from .common import echo, fail, guarded, load_rules, parse_options, resolve_players, write_atomic
 
 
@@ -72,5 +73,5 @@ def _existing(file: str) -> list[Any]:
         return []
     try:
         return read_perft(target)
-    except PerftError as err:
-        fail(f"{target} cannot be read, so it is left as it is (fix or remove it):\n" + str(err))
+    except GameError as err:  # PerftError, or a file that is not JSON
+        fail(f"{err}\n(nothing written: {target} is left as it is; fix or remove it)")
