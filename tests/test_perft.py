@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from baselines import load_baseline
 from click.testing import CliRunner, Result
 
 import ruleforge
@@ -248,3 +249,19 @@ def test_every_game_keeps_its_counts_for_every_player_count() -> None:
         seeded = {e.players for e in entries if e.seed == 0 and not e.options}
         assert seeded == set(range(low, high + 1)), path.name
         assert all(len(e.depth) >= 2 for e in entries), path.name
+
+
+# --- against the hand-written engines (bench/perft_crosscheck.py) ----------------------------------
+
+
+def test_the_hand_written_engines_count_the_same(capsys: pytest.CaptureFixture[str]) -> None:
+    """Tic-Tac-Toe and Connect Four exactly at depth 3 (no chance); Hagakure at depth 2, whose
+    first decisions do not depend on the deal (the cross-check says so, or the row is not
+    `the same`). The full table: `python bench/perft_crosscheck.py`."""
+    crosscheck = load_baseline("perft_crosscheck")
+    assert crosscheck.main(["tictactoe", "connect_four", "--depth", "3"]) == 0
+    assert crosscheck.main(["hagakure", "--depth", "2"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line[:1].isalpha()]
+    verdicts = {(row[0], row[1]): " ".join(row[-2:]) for row in rows if row[0] != "game"}
+    assert verdicts == {("tictactoe", "2"): "the same", ("connect_four", "2"): "the same",
+                        ("hagakure", "3"): "the same", ("hagakure", "4"): "the same", ("hagakure", "5"): "the same"}
