@@ -206,7 +206,8 @@ def test_a_variant_does_not_run_its_bases_playthroughs(tmp_path: Path) -> None:
     result = run("test", "plain.rules", cwd=tmp_path)
     assert result.exit_code == 1
     assert result.output.startswith("error: no examples for Naishi again: none in plain.examples.json, ")
-    assert "naishi.examples.json, and no playthroughs in plain.playthroughs (docs/testing.md" in result.output
+    assert ("naishi.examples.json, no playthroughs in plain.playthroughs and no move counts in plain.perft.json "
+            "(docs/testing.md") in result.output
     records = len(list((GAMES / "naishi.playthroughs").glob("*.txt")))  # the base's own: all played
     assert run("test", "naishi.rules", cwd=tmp_path).output.splitlines()[-1] == f"{records} passed"
 
