@@ -304,3 +304,71 @@ class PieceChooser:
         for step, piece in enumerate(self.chosen[:self.pieces.depth]):
             out[step, piece] = 1
         return out.reshape(-1)
+
+
+def final_rewards(game: Game) -> list[float]:
+    """The reward of each seat at the end: +1 for a winner, -1 for every other seat, and 0 for
+    all when every seat shares the win (a draw in a two-player game)."""
+    winners = set(game.winners())
+    if len(winners) == game.players:
+        return [0.0] * game.players
+    return [1.0 if p in winners else -1.0 for p in range(game.players)]
+
+
+class Table:
+    """A game played a piece at a time: what both adapters share.
+
+    `observation(seat)` is the seat's view encoded, followed by the pieces chosen so far in the
+    current decision (zeros unless the seat is choosing), so the policy knows which step it is
+    at. `decisions` counts the actions applied to the game."""
+
+    def __init__(self, rules: Rules, players: int, options: Mapping[str, Any] | None = None,
+                 int_range: tuple[int, int] = INT_RANGE):
+        self.rules = rules
+        self.players = players
+        self.options = dict(options) if options else None
+        self.encoding, self.pieces = make_codec(rules, players, options, int_range)
+        self.size = self.encoding.size + self.pieces.depth * self.pieces.size
+        self.game: Game | None = None
+        self.chooser: PieceChooser | None = None
+        self.decisions = 0
+
+    def start(self, seed: int) -> None:
+        self.game = self.rules.new_game(self.players, seed, self.options)
+        self.decisions = 0
+        self._next()
+
+    def _next(self) -> None:
+        assert self.game is not None
+        self.chooser = None if self.game.is_over else PieceChooser(self.pieces, self.game)
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.game is None or self.game.is_over else self.game.current_player
+
+    def observation(self, seat: int) -> np.ndarray:
+        assert self.game is not None
+        out = np.zeros(self.size, dtype=np.float32)
+        out[:self.encoding.size] = self.encoding.encode(self.game.view(seat, properties=True))
+        if self.chooser is not None and seat == self.to_act:
+            out[self.encoding.size:] = self.chooser.chosen_vector()
+        return out
+
+    def mask(self, seat: int) -> np.ndarray:
+        if self.chooser is None or seat != self.to_act:
+            return np.zeros(self.pieces.size, dtype=np.int8)
+        return self.chooser.mask()
+
+    def legal(self) -> list[int]:
+        return [] if self.chooser is None else self.chooser.allowed
+
+    def choose(self, piece: int) -> bool:
+        """Take one piece for the seat to act; True when it completed an action, now applied."""
+        assert self.game is not None and self.chooser is not None
+        action = self.chooser.choose(int(piece))
+        if action is None:
+            return False
+        self.game.apply(action)
+        self.decisions += 1
+        self._next()
+        return True
