@@ -17,6 +17,7 @@ few. docs/rl.md lists the layout of both.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -323,19 +324,34 @@ class Table:
     at. `decisions` counts the actions applied to the game."""
 
     def __init__(self, rules: Rules, players: int, options: Mapping[str, Any] | None = None,
-                 int_range: tuple[int, int] = INT_RANGE):
+                 int_range: tuple[int, int] = INT_RANGE, codec: tuple[Encoding, Pieces] | None = None):
         self.rules = rules
         self.players = players
         self.options = dict(options) if options else None
-        self.encoding, self.pieces = make_codec(rules, players, options, int_range)
+        self.encoding, self.pieces = codec or make_codec(rules, players, options, int_range)
         self.size = self.encoding.size + self.pieces.depth * self.pieces.size
         self.game: Game | None = None
         self.chooser: PieceChooser | None = None
         self.decisions = 0
+        self.moves: list[int] = []  # every piece chosen since the start: the game's record
+
+    def __deepcopy__(self, memo: dict) -> Table:
+        """A copy playing on independently: the game cloned, the layout (read-only) shared."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.moves = list(self.moves)
+        if self.game is not None:
+            other.game = self.game.clone()
+        if self.chooser is not None:
+            other.chooser = copy.copy(self.chooser)
+            other.chooser.chosen = list(self.chooser.chosen)
+            other.chooser._allowed = list(self.chooser._allowed)
+        return other
 
     def start(self, seed: int) -> None:
         self.game = self.rules.new_game(self.players, seed, self.options)
         self.decisions = 0
+        self.moves: list[int] = []
         self._next()
 
     def _next(self) -> None:
@@ -366,9 +382,14 @@ class Table:
         """Take one piece for the seat to act; True when it completed an action, now applied."""
         assert self.game is not None and self.chooser is not None
         action = self.chooser.choose(int(piece))
+        self.moves.append(int(piece))
         if action is None:
             return False
         self.game.apply(action)
+        self.applied()
+        return True
+
+    def applied(self) -> None:
+        """After an action of the rules: count it and ask the next decision."""
         self.decisions += 1
         self._next()
-        return True
