@@ -334,12 +334,15 @@ class Table:
         self.chooser: PieceChooser | None = None
         self.decisions = 0
         self.moves: list[int] = []  # every piece chosen since the start: the game's record
+        # by (game, seat): the observation since the last move (OpenSpiel asks for it often)
+        self._seen: dict[tuple[int, int], np.ndarray] = {}
 
     def __deepcopy__(self, memo: dict) -> Table:
         """A copy playing on independently: the game cloned, the layout (read-only) shared."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.moves = list(self.moves)
+        other._seen = {}
         if self.game is not None:
             other.game = self.game.clone()
         if self.chooser is not None:
@@ -351,7 +354,8 @@ class Table:
     def start(self, seed: int) -> None:
         self.game = self.rules.new_game(self.players, seed, self.options)
         self.decisions = 0
-        self.moves: list[int] = []
+        self.moves = []
+        self._seen = {}
         self._next()
 
     def _next(self) -> None:
@@ -364,11 +368,15 @@ class Table:
 
     def observation(self, seat: int) -> np.ndarray:
         assert self.game is not None
-        out = np.zeros(self.size, dtype=np.float32)
-        out[:self.encoding.size] = self.encoding.encode(self.game.view(seat, properties=True))
-        if self.chooser is not None and seat == self.to_act:
-            out[self.encoding.size:] = self.chooser.chosen_vector()
-        return out
+        key = (id(self.game), seat)
+        if key not in self._seen:
+            out = np.zeros(self.size, dtype=np.float32)
+            out[:self.encoding.size] = self.encoding.encode(self.game.view(seat, properties=True))
+            if self.chooser is not None and seat == self.to_act:
+                out[self.encoding.size:] = self.chooser.chosen_vector()
+            self._seen = {k: v for k, v in self._seen.items() if k[0] == key[0]}
+            self._seen[key] = out
+        return self._seen[key].copy()
 
     def mask(self, seat: int) -> np.ndarray:
         if self.chooser is None or seat != self.to_act:
@@ -383,6 +391,7 @@ class Table:
         assert self.game is not None and self.chooser is not None
         action = self.chooser.choose(int(piece))
         self.moves.append(int(piece))
+        self._seen = {}
         if action is None:
             return False
         self.game.apply(action)

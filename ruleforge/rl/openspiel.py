@@ -15,7 +15,7 @@ several times in a row for one decision of the rules.
 
 from __future__ import annotations
 
-import hashlib
+import copy
 import json
 import os
 from collections.abc import Mapping
@@ -52,27 +52,10 @@ class _NamedTable(Table):
         super().__init__(*args, **kwargs)
         self.name = name
         self.seed = 0
-        self.trail: list[list[str]] = [[] for _ in range(self.players)]  # per seat: its views, digested
 
     def start(self, seed: int) -> None:
         self.seed = seed
         super().start(seed)
-        self.trail = [[self._digest(p)] for p in range(self.players)]
-
-    def _digest(self, seat: int) -> str:
-        text = json.dumps(self.game.view(seat, properties=True), sort_keys=True, default=str)
-        return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
-
-    def applied(self) -> None:
-        """After an action of the rules: also remember each seat's new view."""
-        super().applied()
-        for p in range(self.players):
-            self.trail[p].append(self._digest(p))
-
-    def __deepcopy__(self, memo: dict) -> Table:
-        other = super().__deepcopy__(memo)
-        other.trail = [list(t) for t in self.trail]
-        return other
 
     def __reduce__(self) -> tuple:
         return (_restore_table, (self.name, None if self.game is None else self.seed, list(self.moves)))
@@ -83,14 +66,12 @@ class RulesState(pyspiel.State):
 
     def __init__(self, game: RulesGame):
         super().__init__(game)
-        rules, players, options, codec, seeds, max_decisions = _REGISTERED[game.name]
-        self._table = _NamedTable(game.name, rules, players, options, codec=codec)
+        *_, seeds, max_decisions = _REGISTERED[game.name]
+        self._table = copy.deepcopy(game.prototype(seeds <= 1))
         self._base = game.seed
         self._seeds = seeds
         self._max_decisions = max_decisions
         self._truncated = False
-        if seeds <= 1:
-            self._table.start(self._base)
 
     @property
     def table(self) -> _NamedTable:
@@ -143,9 +124,9 @@ class RulesObserver:
 
     The tensor is the seat's view encoded plus the pieces it has chosen so far (the same as the
     PettingZoo observation), for the observation and the information state alike. The strings
-    are the view as JSON; the information state's string also lists a digest of every view the
-    seat had before, so that it recalls the whole game (perfect recall) as OpenSpiel's
-    algorithms expect."""
+    are the view as JSON; the information state's string adds the log as the seat reads it
+    (every action, a secret one by its public label, and what it was shown), so that it recalls
+    the whole game (perfect recall) as OpenSpiel's algorithms expect."""
 
     def __init__(self, size: int, perfect_recall: bool):
         self.tensor = np.zeros(size, np.float32)
@@ -168,7 +149,7 @@ class RulesObserver:
         now = json.dumps(table.game.view(player, properties=True), sort_keys=True, default=str) + f" chosen={chosen}"
         if not self.perfect_recall:
             return now
-        return " ".join(table.trail[player][:-1]) + " | " + now
+        return "\n".join(table.game.log_lines(viewer=player)) + "\n" + now
 
 
 class RulesGame(pyspiel.Game):
@@ -180,6 +161,18 @@ class RulesGame(pyspiel.Game):
         super().__init__(game_type, info, params)
         self.name = name
         self.seed = int(params.get("seed", 0))
+        self._prototypes: dict[bool, _NamedTable] = {}
+
+    def prototype(self, started: bool) -> _NamedTable:
+        """The table every new state copies (a new game takes a while to set up): started from
+        the seed, or waiting for the chance node to draw it."""
+        if started not in self._prototypes:
+            rules, players, options, codec, _, _ = _REGISTERED[self.name]
+            table = _NamedTable(self.name, rules, players, options, codec=codec)
+            if started:
+                table.start(self.seed)
+            self._prototypes[started] = table
+        return self._prototypes[started]
 
     def new_initial_state(self) -> RulesState:
         return RulesState(self)
