@@ -18,9 +18,9 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
 
-from ruleforge.rl.pettingzoo import env  # noqa: E402
+from ruleforge.rl.pettingzoo import env, parallel_env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -39,6 +39,8 @@ def test_api_and_seed_tests_pass(path: Path, players: int) -> None:
         api_test(env(rules, players), num_cycles=15)
         api_test(env(rules, players, max_decisions=4, score_rewards=True), num_cycles=15)
         seed_test(lambda: env(rules, players), num_cycles=15)
+        parallel_api_test(parallel_env(rules, players), num_cycles=15)
+        parallel_seed_test(lambda: parallel_env(rules, players), num_cycles=15)
 
 
 def play(environment, rng: random.Random, check_hidden: bool) -> dict[str, float]:
@@ -119,3 +121,33 @@ def test_import_ruleforge_needs_no_numpy() -> None:
     ran = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert ran.returncode == 0, ran.stderr
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_choosers_of_a_turn_together_choose_at_once(players: int) -> None:
+    """Sushi Go!'s every round is a `turn together`: the parallel environment asks every seat at
+    once, and what each observes is unchanged by a determinization for it."""
+    environment = parallel_env(ROOT / "games/sushi_go.rules", players)
+    observations, _ = environment.reset(seed=4)
+    rng = random.Random(2)
+    most = 0
+    rewards: dict[str, float] = {}
+    while environment.agents:
+        acting = {a for a in environment.agents if observations[a]["action_mask"].any()}
+        most = max(most, len(acting))
+        table = environment.table
+        if not any(c.chosen for c in environment.choosers.values()):
+            for seat, agent in enumerate(environment.possible_agents):
+                game = table.game
+                table.game = game.determinize(seat, random.Random(rng.random()))
+                try:
+                    again = environment._observe(seat)
+                finally:
+                    table.game = game
+                assert np.array_equal(again["observation"], observations[agent]["observation"])
+        actions = {a: rng.choice(np.flatnonzero(observations[a]["action_mask"]).tolist()) for a in acting}
+        observations, rewards, *_ = environment.step(actions)
+    assert most == players and table.game.is_over
+    winners = {f"P{p + 1}" for p in table.game.winners()}
+    assert rewards == {a: (0.0 if len(winners) == players else 1.0 if a in winners else -1.0)
+                       for a in environment.possible_agents}

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from ..rules import Rules
-from .encoding import INT_RANGE, Table, final_rewards
+from .encoding import INT_RANGE, PieceChooser, Table, final_rewards
 
 # Bounds of the observation Box: counts and ints of views stay far inside, and float32 holds
 # every integer up to 2**24 exactly.
@@ -156,3 +156,142 @@ def env(rules: Rules | str | os.PathLike[str], players: int = 2, options: Mappin
         render_mode: str | None = None, int_range: tuple[int, int] = INT_RANGE) -> RulesEnv:
     """The AEC environment of a rules file (a path or a loaded `Rules`) for `players` seats."""
     return RulesEnv(rules, players, options, seed, score_rewards, max_decisions, render_mode, int_range)
+
+
+class ParallelRulesEnv(ParallelEnv):
+    """The parallel interface: at a `turn together` every chooser picks its pieces at the same
+    time; at any other decision only the seat to act does (the others' masks are zeros and
+    their actions are ignored). Observations, rewards and truncation as in `RulesEnv`.
+
+    The engine takes a together decision's choices one after another, each from the same state;
+    to offer every chooser its pieces at once, each later chooser's legal actions are read
+    from a copy of the game in which the earlier choosers took any legal action (what they
+    take changes nothing of it). The game itself changes only once all have chosen, so no
+    chooser's view shows another's choice. A piece the mask does not allow is ignored (PettingZoo's
+    parallel seed test steps with pieces drawn without the mask)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "ruleforge_parallel_v0"}
+
+    def __init__(self, rules: Rules | str | os.PathLike[str], players: int = 2,
+                 options: Mapping[str, Any] | None = None, seed: int = 0, score_rewards: bool = False,
+                 max_decisions: int | None = None, render_mode: str | None = None,
+                 int_range: tuple[int, int] = INT_RANGE):
+        aec = RulesEnv(rules, players, options, seed, score_rewards, max_decisions, render_mode, int_range)
+        self.table = aec.table
+        self.possible_agents = list(aec.possible_agents)
+        self.agents = list(self.possible_agents)
+        self._observation_spaces = aec._observation_spaces
+        self._action_spaces = aec._action_spaces
+        self.piece_names = aec.piece_names
+        self.seed = seed
+        self.episodes = 0
+        self.score_rewards = score_rewards
+        self.max_decisions = max_decisions
+        self.render_mode = render_mode
+        self.choosers: dict[int, PieceChooser] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    def _open(self) -> dict[int, PieceChooser]:
+        """The choosers of the decision at hand, each with its pieces."""
+        game = self.table.game
+        if game.is_over:
+            return {}
+        seat = game.current_player
+        together = game.view(seat).get("together")
+        if not together:
+            return {seat: PieceChooser(self.table.pieces, game)}
+        waiting = len(together["choosers"]) - len(together["chosen"])
+        copy, out = game.clone(), {}
+        while len(out) < waiting and not copy.is_over and copy.current_player not in out:
+            out[copy.current_player] = PieceChooser(self.table.pieces, copy)
+            if len(out) < waiting:
+                copy.apply(copy.legal_actions()[0])
+        return out
+
+    def _observe(self, seat: int) -> dict[str, np.ndarray]:
+        table = self.table
+        out = np.zeros(table.size, dtype=np.float32)
+        out[:table.encoding.size] = table.encoding.encode(table.game.view(seat, properties=True))
+        chooser = self.choosers.get(seat)
+        mask = np.zeros(table.pieces.size, dtype=np.int8)
+        if chooser is not None and chooser.action is None:
+            out[table.encoding.size:] = chooser.chosen_vector()
+            mask = chooser.mask()
+        return {"observation": out, "action_mask": mask}
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {a: self._observe(k) for k, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        """A new game, seeded as `RulesEnv.reset` seeds it."""
+        if seed is not None:
+            self.seed, self.episodes = seed, 0
+        self.table.start(self.seed + self.episodes)
+        self.episodes += 1
+        self.agents = list(self.possible_agents)
+        self._totals = [float(t) for t in self.table.game.totals()] if self.score_rewards else []
+        self.choosers = self._open()
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions: Mapping[str, int]) -> tuple[dict, dict, dict, dict, dict]:
+        """Each chooser's piece; one its mask does not allow (or none) is ignored, said in its
+        info as `"ignored": True`, and the chooser is asked again."""
+        game = self.table.game
+        ignored = set()
+        for seat, chooser in self.choosers.items():
+            agent = self.possible_agents[seat]
+            if chooser.action is None:
+                piece = actions.get(agent)
+                if piece is None or int(piece) not in chooser.allowed:
+                    ignored.add(agent)
+                    continue
+                chooser.choose(int(piece))
+        rewards = dict.fromkeys(self.agents, 0.0)
+        ended = cut = False
+        if self.choosers and all(c.action is not None for c in self.choosers.values()):
+            while not game.is_over and game.current_player in self.choosers:
+                chooser = self.choosers.pop(game.current_player)
+                game.apply(chooser.action)
+                self.table.decisions += 1
+            if self.score_rewards:
+                totals = [float(t) for t in game.totals()]
+                for k, a in enumerate(self.possible_agents):
+                    rewards[a] += totals[k] - self._totals[k]
+                self._totals = totals
+            if game.is_over:
+                ended = True
+                for a, r in zip(self.possible_agents, final_rewards(game)):
+                    rewards[a] += r
+            elif self.max_decisions is not None and self.table.decisions >= self.max_decisions:
+                cut = True
+            self.choosers = {} if ended or cut else self._open()
+        observations = self._observations()
+        terminations = dict.fromkeys(self.agents, ended)
+        truncations = dict.fromkeys(self.agents, cut)
+        infos = {a: ({"ignored": True} if a in ignored else {}) for a in self.agents}
+        if ended or cut:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        from ..screen import render_view
+
+        seat = min(self.choosers) if self.choosers else 0
+        return "\n".join(render_view(self.table.game.view(seat), width=100))
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(rules: Rules | str | os.PathLike[str], players: int = 2, options: Mapping[str, Any] | None = None,
+                 seed: int = 0, score_rewards: bool = False, max_decisions: int | None = None,
+                 render_mode: str | None = None, int_range: tuple[int, int] = INT_RANGE) -> ParallelRulesEnv:
+    """The parallel environment of a rules file: the choosers of a `turn together` act at once."""
+    return ParallelRulesEnv(rules, players, options, seed, score_rewards, max_decisions, render_mode, int_range)
