@@ -54,12 +54,12 @@ def test_observations_hide_what_is_hidden(stem: str, players: int) -> None:
         if not table.chooser.chosen:
             for seat in range(players):
                 seen = (state.observation_tensor(seat), state.information_state_tensor(seat),
-                        state.observation_string(seat))
+                        state.observation_string(seat), state.information_state_string(seat))
                 game = table.game
                 table.game = game.determinize(seat, random.Random(rng.random()))
                 try:
                     again = (state.observation_tensor(seat), state.information_state_tensor(seat),
-                             state.observation_string(seat))
+                             state.observation_string(seat), state.information_state_string(seat))
                 finally:
                     table.game = game
                 assert seen == again

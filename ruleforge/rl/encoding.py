@@ -68,6 +68,7 @@ class Encoding:
         self.seats = [f"P{k + 1}" for k in range(players)]
         self.zone_keys: list[str] = list(game.view(None)["zones"])
         self.labels: list[str] = sorted(picture.labels)
+        self.labels_tuple = tuple(self.labels)
         self.label_kind = {label: entry.kind for label, entry in picture.labels.items()}
         self.initial = picture.initial
         self.enums: dict[str, tuple[str, ...]] = {name: tuple(m for m, _ in decl.members)
@@ -91,12 +92,13 @@ class Encoding:
             for key in ([f"{name}({s})" for s in self.seats] if decl.per_player else [name]):
                 self.vars[key] = values
         self._label_index = {label: i for i, label in enumerate(self.labels)}
+        self._canonical: dict[str, str | None] = {label: label for label in self.labels}
         self._zone_index = {key: i for i, key in enumerate(self.zone_keys)}
         self._hide_index = {key: i for i, key in enumerate(self.hideable)}
         n, z, labels = players, len(self.zone_keys), len(self.labels)
         prop_width = sum(max(1, len(v)) for v in self.props.values())
         sizes = [("viewer", n), ("to_act", n), ("over", 1), ("together_choosers", n), ("together_chosen", n),
-                 ("zone_sizes", z), ("zone_hidden", z), ("zone_labels", z * labels),
+                 ("zone_sizes", z), ("zone_hidden", z), ("zone_labels", z * labels), ("zone_unlisted", z),
                  ("zone_properties", z * prop_width), ("seen_labels", len(self.hideable) * labels),
                  ("vars", sum(max(1, len(v)) for v in self.vars.values()))]
         self.segments: dict[str, Segment] = {}
@@ -117,8 +119,22 @@ class Encoding:
         if type_name in self.enums:
             return self.enums[type_name]
         if type_name in getattr(self, "label_kind", {}).values():
-            return tuple(self.labels)
+            return self.labels_tuple
         return None
+
+    def canonical(self, label: str) -> str | None:
+        """The catalogue's label for a label seen in play. A label may show a changeable
+        property (`#7 Red (held by P2)`), which a new game's catalogue cannot list:
+        it stands for the longest catalogue label it begins with (followed by a space); None
+        when there is none."""
+        if label not in self._canonical:
+            found = [known for known in self.labels if label.startswith(known + " ")]
+            self._canonical[label] = max(found, key=len) if found else None
+        return self._canonical[label]
+
+    def label_index(self, label: str) -> int | None:
+        known = self.canonical(label)
+        return None if known is None else self._label_index[known]
 
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         """The vector of one view (`game.view(seat, properties=True)`), float32."""
@@ -148,8 +164,11 @@ class Encoding:
             out[seg["zone_sizes"].start + z] = len(contents)
             base = seg["zone_labels"].start + z * labels
             for label in contents:
-                if label in self._label_index:
-                    out[base + self._label_index[label]] += 1
+                index = self.label_index(label)
+                if index is not None:
+                    out[base + index] += 1
+                else:
+                    out[seg["zone_unlisted"].start + z] += 1
             if self.props:
                 self._properties(out, seg["zone_properties"].start + z * self._prop_width, contents,
                                  properties.get(key))
@@ -160,8 +179,9 @@ class Encoding:
             base = seg["seen_labels"].start + h * labels
             out[base:base + labels] = 0  # the latest showing of a zone is what the seat knows of it
             for label in entry.get("contents") or ():
-                if isinstance(label, str) and label in self._label_index:
-                    out[base + self._label_index[label]] += 1
+                index = self.label_index(label) if isinstance(label, str) else None
+                if index is not None:
+                    out[base + index] += 1
         at = seg["vars"].start
         shown = view.get("vars") or {}
         for key, values in self.vars.items():
@@ -171,6 +191,8 @@ class Encoding:
                     out[at] = float(value)
                 at += 1
                 continue
+            if isinstance(value, str) and values is self.labels_tuple:
+                value = self.canonical(value)
             if isinstance(value, str) and value in values:
                 out[at + values.index(value)] = 1
             at += len(values)
@@ -181,7 +203,7 @@ class Encoding:
         of components holding it; a property the view leaves out has its kind's initial value."""
         for i, label in enumerate(contents):
             given = props[i] if props is not None and i < len(props) else {}
-            initial = self.initial.get(self.label_kind.get(label) or "", {})
+            initial = self.initial.get(self.label_kind.get(self.canonical(label) or "") or "", {})
             at = base
             for name, values in self.props.items():
                 value = given.get(name, initial.get(name))
@@ -222,6 +244,7 @@ class Pieces:
         self.index = {name: i for i, name in enumerate(names)}
         self.size = len(names)
         self.depth = 1 + encoding.most_params
+        self.encoding = encoding
 
     def key(self, game: Game, action: Any) -> tuple[int, ...]:
         """The pieces of one legal action: its name, then its parameters' values."""
@@ -229,6 +252,8 @@ class Pieces:
         kinds = game.program.action_params[action[0]]
         out = [self.index[f"action:{parts.name}"]]
         for (_, kind), (name, text) in zip(kinds, parts.params):
+            if kind == "comp":
+                text = self.encoding.canonical(text) or text
             piece = f"{PIECE_KIND.get(kind, kind)}:{text}"
             if piece not in self.index:
                 raise GameError(f"action {parts.name}: parameter {name} = {text} has no piece in the fixed "
