@@ -118,7 +118,7 @@ class Encoding:
             return tuple(self.seats)
         if type_name in self.enums:
             return self.enums[type_name]
-        if type_name in getattr(self, "label_kind", {}).values():
+        if type_name in self.label_kind.values():
             return self.labels_tuple
         return None
 
@@ -212,6 +212,8 @@ class Encoding:
                         out[at] += float(value)
                     at += 1
                 else:
+                    if isinstance(value, str) and values is self.labels_tuple:
+                        value = self.canonical(value)
                     if isinstance(value, str) and value in values:
                         out[at + values.index(value)] += 1
                     at += len(values)
