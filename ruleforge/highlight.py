@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from pygments.lexer import RegexLexer, bygroups, using, this
+from pygments.lexer import RegexLexer, bygroups, this, using
 from pygments.token import (
     Comment,
     Keyword,
