@@ -54,6 +54,7 @@ OPERATOR_WORDS: frozenset[str] = frozenset({"and", "or", "not", "in", "is"})
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _END = r"(?![A-Za-z0-9_])"  # a word ends here (names are ASCII: `\b` would accept Unicode letters)
+_NAME_BEFORE_COLON = r"(?<![A-Za-z0-9_])(?!(?:choose|else|player)" + _END + ")" + _NAME + r"(?=[ \t]*:)"
 
 
 def _words(words: frozenset[str] | set[str]) -> str:
@@ -100,6 +101,9 @@ class RulesLexer(RegexLexer):
             (r"[0-9]+", Number.Integer),
             # `c.kind`: after a dot every word is a property (the parser reads a keyword there as a name)
             (r"(\.)(" + _NAME + ")", bygroups(Punctuation, Name.Attribute)),
+            # `colour: Colour`, `f(p: player)`, `Card(colour: Red)`: a word before a colon is a name
+            # (a kind's attribute may be called like a keyword), except in `choose:`, `else:` and `per player:`
+            (_NAME_BEFORE_COLON, Name),
             _declaration(_declared("type"), Name.Class),
             _declaration(_declared("function"), Name.Function),
             _declaration(_declared("variable"), Name.Variable),

@@ -17,6 +17,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parents[1]))  # the ruleforge next to this folder, installed or not
 
+from ruleforge.highlight import _NAME_BEFORE_COLON as NAME_BEFORE_COLON  # noqa: E402
 from ruleforge.highlight import DECLARATIONS, KEYWORDS, OPERATOR_WORDS  # noqa: E402
 
 OUT = HERE / "syntaxes" / "ruleforge.tmLanguage.json"
@@ -72,6 +73,8 @@ def grammar() -> dict:
                 {"match": r"(\.)(" + NAME + ")",
                  "captures": {"1": {"name": "punctuation.accessor.ruleforge"},
                               "2": {"name": "variable.other.property.ruleforge"}}},
+                # `colour: Colour`, `f(p: player)`: a word before a colon is a name (not `choose:`, `else:`, `per player:`)
+                {"name": "variable.other.ruleforge", "match": NAME_BEFORE_COLON},
                 {"include": "#keyword"},
                 {"name": "keyword.operator.ruleforge", "match": r"\.\.|==|!=|<=|>=|\+=|-=|\*=|//|[-+*%<>=]"},
                 {"name": "variable.other.ruleforge", "match": NAME},
