@@ -73,7 +73,7 @@ def grammar() -> dict:
                 {"match": r"(\.)(" + NAME + ")",
                  "captures": {"1": {"name": "punctuation.accessor.ruleforge"},
                               "2": {"name": "variable.other.property.ruleforge"}}},
-                # `colour: Colour`, `f(p: player)`: a word before a colon is a name (not `choose:`, `else:`, `per player:`)
+                # `colour: Colour`, `f(p: player)`: a word before a colon is a name (see ruleforge.highlight)
                 {"name": "variable.other.ruleforge", "match": NAME_BEFORE_COLON},
                 {"include": "#keyword"},
                 {"name": "keyword.operator.ruleforge", "match": r"\.\.|==|!=|<=|>=|\+=|-=|\*=|//|[-+*%<>=]"},
