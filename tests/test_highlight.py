@@ -4,7 +4,9 @@ grammar (editors/vscode) colour every rules file, with the grammar's own keyword
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -151,9 +153,19 @@ def test_pygments_entry_point() -> None:
     assert project["entry-points"]["pygments.lexers"] == {"ruleforge": "ruleforge.highlight:RulesLexer"}
     assert project["optional-dependencies"]["highlight"] == ["pygments>=2.15"]
     assert "ruleforge[highlight]" in project["optional-dependencies"]["dev"]
-    installed = [e for e in metadata.entry_points(group="pygments.lexers") if e.name == "ruleforge"]
-    if not installed:
-        pytest.skip("the installed ruleforge predates the entry point (pip install -e . again)")
-    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
-    assert get_lexer_by_name("rules").name == RulesLexer.name
-    assert get_lexer_for_filename("tictactoe.rules").name == RulesLexer.name
+    assert metadata.EntryPoint("ruleforge", "ruleforge.highlight:RulesLexer", "pygments.lexers").load() is RulesLexer
+
+
+def test_pygments_finds_the_lexer_through_the_entry_point(tmp_path: Path) -> None:
+    """What an install declares (a dist-info's entry_points.txt), found by Pygments' own plugin
+    lookup in a fresh interpreter: the editable install this suite runs on may predate it."""
+    info = tmp_path / "ruleforge_highlight_probe-0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: ruleforge-highlight-probe\nVersion: 0\n")
+    (info / "entry_points.txt").write_text("[pygments.lexers]\nruleforge = ruleforge.highlight:RulesLexer\n")
+    probe = ("from pygments.lexers import get_lexer_by_name, get_lexer_for_filename\n"
+             "print(get_lexer_by_name('rules').name, '|', get_lexer_for_filename('x.rules').name)")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    ran = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == f"{RulesLexer.name} | {RulesLexer.name}"
