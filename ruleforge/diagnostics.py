@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import os
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TextIO
 
 import attrs
 
@@ -23,16 +25,19 @@ class Diagnostic:
     message: str
     hint: str | None = None
 
-    def render(self, sources: dict[str, str], lines: dict[str, list[str]] | None = None) -> str:
+    def render(self, sources: dict[str, str], lines: dict[str, list[str]] | None = None,
+               paint: Callable[[str], str] | None = None) -> str:
         """`file:line:col: message`, then the source line, a caret and the hint.
 
         `lines` caches each source split into lines: rendering many diagnostics of one file
-        then splits it once, not once per diagnostic."""
+        then splits it once, not once per diagnostic. `paint` colours the source line for a
+        terminal (`terminal_paint`); the whole report is then made inert here, around the
+        colours, as it cannot be printed through `inert` afterwards without escaping them."""
         if self.pos.line > 0:
             head = f"{self.pos.file}:{self.pos.line}:{self.pos.column}: error: {self.message}"
         else:  # about the file as a whole (it cannot be read, say)
             head = f"{self.pos.file}: error: {self.message}"
-        out = [head]
+        out = [head if paint is None else inert(head)]
         src_lines = _source_lines(self.pos.file, sources, {} if lines is None else lines)
         if src_lines is not None and 0 < self.pos.line <= len(src_lines):
             width = 1
@@ -43,11 +48,31 @@ class Diagnostic:
             # the escaped text, as wide as what it marks is shown
             src = src.translate(_ODD_SPACES)
             before, marked = inert(src[:column - 1]), inert(src[column - 1:column - 1 + width])
-            out.append(f"    {inert(src)}")
+            out.append(f"    {inert(src) if paint is None else paint(inert(src))}")
             out.append("    " + caret_indent(before, len(before) + 1) + "^" * max(1, len(marked)))
         if self.hint:
-            out.append(f"    hint: {self.hint}")
+            out.append(f"    hint: {self.hint if paint is None else inert(self.hint)}")
         return "\n".join(out)
+
+
+def terminal_paint(stream: TextIO) -> Callable[[str], str] | None:
+    """How to colour the rules lines of error reports printed on `stream`, or None for plain text.
+
+    Colours only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb, and
+    only when Pygments (the `highlight` extra) can be imported: piped output, files and the tests
+    read the same plain text as ever."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return None
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return None
+    try:
+        from .highlight import paint_line
+    except ImportError:
+        return None
+    return paint_line
 
 
 def _source_lines(file: str, sources: dict[str, str], cache: dict[str, list[str]]) -> list[str] | None:
@@ -108,10 +133,11 @@ class RulesError(Exception):
     def __reduce__(self) -> tuple:  # pickles (to another process) with its diagnostics
         return (type(self), (self.diagnostics, self.sources))
 
-    def render(self) -> str:
+    def render(self, paint: Callable[[str], str] | None = None) -> str:
+        """The report; with `paint` (`terminal_paint`), source lines coloured and all else inert."""
         shown = LIMITS.errors_shown
         cache: dict[str, list[str]] = {}
-        parts = [d.render(self.sources, cache) for d in self.diagnostics[:shown]]
+        parts = [d.render(self.sources, cache, paint) for d in self.diagnostics[:shown]]
         more = len(self.diagnostics) - shown
         if more > 0:
             parts.append(f"... and {more} more error{'s' if more > 1 else ''} ({describe('errors_shown')})")

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from pygments import highlight
+from pygments.formatters import TerminalFormatter
 from pygments.lexer import RegexLexer, bygroups, this, using
 from pygments.token import (
     Comment,
@@ -29,7 +31,7 @@ from pygments.token import (
 
 from .parser import grammar_text
 
-__all__ = ["DECLARATIONS", "KEYWORDS", "OPERATOR_WORDS", "RulesLexer", "grammar_keywords"]
+__all__ = ["DECLARATIONS", "KEYWORDS", "OPERATOR_WORDS", "RulesLexer", "grammar_keywords", "paint_line"]
 
 
 def grammar_keywords(grammar: str) -> frozenset[str]:
@@ -117,3 +119,14 @@ class RulesLexer(RegexLexer):
         "dq": _string('"', String.Double),
         "sq": _string("'", String.Single),
     }
+
+
+_LEXER = RulesLexer(stripnl=False)
+_FORMATTER = TerminalFormatter()
+
+
+def paint_line(text: str) -> str:
+    """One line of rules text with ANSI colours, as `ruleforge check` shows it above a caret on a
+    terminal (ruleforge.diagnostics.terminal_paint). Only colours are added: the caret below,
+    worked out from the plain text, still lines up."""
+    return highlight(text, _LEXER, _FORMATTER).removesuffix("\n")

@@ -3,6 +3,7 @@ grammar (editors/vscode) colour every rules file, with the grammar's own keyword
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -14,7 +15,10 @@ from pathlib import Path
 import pytest
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String, _TokenType
 
-from ruleforge.highlight import KEYWORDS, RulesLexer
+from ruleforge.ast import Pos
+from ruleforge.diagnostics import Diagnostic, RulesError, terminal_paint
+from ruleforge.highlight import KEYWORDS, RulesLexer, paint_line
+from ruleforge.inert import inert
 from ruleforge.parser import grammar_text
 
 ROOT = Path(__file__).parents[1]
@@ -169,3 +173,42 @@ def test_pygments_finds_the_lexer_through_the_entry_point(tmp_path: Path) -> Non
     ran = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.strip() == f"{RulesLexer.name} | {RulesLexer.name}"
+
+
+# --- coloured source lines in error reports -----------------------------------------------------
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_painting_a_line_only_adds_colours() -> None:
+    for line in (ROOT / "games" / "hagakure.rules").read_text(encoding="utf-8").split("\n")[:200]:
+        painted = paint_line(line)
+        assert ANSI.sub("", painted) == line
+    assert "\x1b[" in paint_line('kind Card { label "{x}" }')
+
+
+def test_colours_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert terminal_paint(io.StringIO()) is None
+    assert terminal_paint(Terminal()) is paint_line
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert terminal_paint(Terminal()) is None
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("TERM", "dumb")
+    assert terminal_paint(Terminal()) is None
+
+
+def test_a_painted_report_is_the_plain_one_with_colours_and_stays_inert() -> None:
+    source = 'kind Card {\n  label "\x1b]0;owned\x07{nosuch}"\n}\n'
+    error = RulesError([Diagnostic(Pos("t.rules", 2, 24, 2, 30), "unknown name 'nosuch'\x1b[2J", "a \x9b hint"),
+                        Diagnostic(Pos("t.rules", 0, 0), "whole file \x07")], {"t.rules": source})
+    painted, plain = error.render(paint_line), error.render()
+    assert painted != plain and ANSI.sub("", painted) == inert(plain)
+    assert "\x1b]" not in painted and "\x07" not in painted and "\x9b" not in painted
+    assert "\\x1b]0;owned\\x07" in painted

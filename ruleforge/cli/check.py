@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..diagnostics import RulesError
-from .common import echo, guarded, load_rules
+from .common import echo, echo_rules_error, guarded, load_rules
 
 
 @click.command()
@@ -26,7 +26,7 @@ def check(files: tuple[str, ...], trials: int) -> None:
             rules = load_rules(path)
             rules.check_player_counts(trial_games=trials)
         except RulesError as err:
-            echo(err.render(), err=True)
+            echo_rules_error(err)
             failed += 1
             continue
         lo, hi = rules.player_range

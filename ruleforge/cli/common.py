@@ -18,7 +18,7 @@ import click
 from .. import limits, scoresheet
 from ..__main__ import EXIT_INTERRUPTED
 from ..agents import AgentAbort
-from ..diagnostics import GameError, RulesError
+from ..diagnostics import GameError, RulesError, terminal_paint
 from ..engine import Game, player_name
 from ..inert import inert
 from ..rules import Rules, load
@@ -47,6 +47,15 @@ def echo(message: Any = None, nl: bool = True, err: bool = False) -> None:
         click.echo(inert(str(message)), nl=nl, err=err)
 
 
+def echo_rules_error(err: RulesError) -> None:
+    """A rules error on stderr; on a terminal, its source lines coloured (diagnostics.terminal_paint)."""
+    paint = terminal_paint(sys.stderr)
+    if paint is None:
+        echo(err.render(), err=True)
+    else:  # render made all but the colours inert: `echo` would escape the colours too
+        click.echo(err.render(paint), err=True)
+
+
 def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn every expected failure into `error: ...` on stderr and exit status 1 (130 for Ctrl-C)."""
 
@@ -55,7 +64,7 @@ def guarded(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return func(*args, **kwargs)
         except RulesError as err:
-            echo(err.render(), err=True)
+            echo_rules_error(err)
         except (GameError, CommandFailed, AgentAbort) as err:
             echo(f"error: {err}", err=True)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
