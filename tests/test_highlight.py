@@ -212,3 +212,24 @@ def test_a_painted_report_is_the_plain_one_with_colours_and_stays_inert() -> Non
     assert painted != plain and ANSI.sub("", painted) == inert(plain)
     assert "\x1b]" not in painted and "\x07" not in painted and "\x9b" not in painted
     assert "\\x1b]0;owned\\x07" in painted
+
+
+def test_without_pygments_reports_are_plain() -> None:
+    """Pygments is an extra: without it, a terminal gets the plain report, not an ImportError."""
+    probe = """
+import io, sys
+class NoPygments:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "pygments":
+            raise ImportError("pygments is an extra, not installed here")
+sys.meta_path.insert(0, NoPygments())
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+from ruleforge.diagnostics import terminal_paint
+print(terminal_paint(Terminal()))
+"""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm")
+    env.pop("NO_COLOR", None)
+    ran = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert (ran.returncode, ran.stdout.strip()) == (0, "None"), ran.stderr
