@@ -92,7 +92,6 @@ class RulesLexer(RegexLexer):
     aliases: ClassVar[list[str]] = ["rules", "ruleforge"]
     filenames: ClassVar[list[str]] = ["*.rules"]
     mimetypes: ClassVar[list[str]] = ["text/x-ruleforge"]
-    url = "https://github.com/ruleforge/ruleforge"
 
     tokens: ClassVar[dict[str, list]] = {
         "root": [
