@@ -1,7 +1,7 @@
 """The language server itself: pygls wiring around `analysis`, over stdio.
 
 Every open document is checked in full on open and on each change (full sync: a rules file is
-small, and checking Nakasendo takes about 50 ms); the results are kept per document so that
+small, and a 600-line game is checked in about 50 ms); the results are kept per document so that
 hover, outline, definition, references and completion answer from them without checking again.
 Written for pygls 2; the two calls that changed since pygls 1 are looked up either way.
 """
