@@ -244,3 +244,17 @@ def test_without_pygls_the_command_names_the_extra() -> None:
     assert ran.returncode == 1
     assert ran.stderr.strip().splitlines() == [
         "error: ruleforge lsp needs the lsp extra (pygls is missing): pip install 'ruleforge[lsp]'"]
+
+
+def test_ranges_count_utf16_units_as_lsp_does(tmp_path: Path) -> None:
+    """An emoji is one character to the checker and two UTF-16 units to an editor."""
+    from ruleforge.lsp.analysis import analyse, document_path, occurrences, word_at
+
+    text = 'game "x"\nplayers 2\nvar x: int = "\U0001F600" + zz\nflow { }\n'
+    result, parsed = analyse(str(tmp_path / "x.rules"), text)
+    assert parsed
+    spans = [(p.span.line, p.span.character, p.span.end_character) for p in result.problems]
+    assert spans == [(2, 13, 17), (2, 20, 22)]  # the text, then the unknown name after it
+    assert word_at(text, 2, 21) == "zz" and word_at(text, 2, 15) is None  # in a string: no name
+    assert [(s.line, s.character) for s in occurrences(text, "x")] == [(2, 4)]  # not the "x" title
+    assert document_path(None, "untitled:Untitled-1").endswith("untitled_Untitled-1")
