@@ -24,7 +24,7 @@ COMMANDS = {
     "check": "check:check", "play": "play:play", "simulate": "simulate:simulate", "score": "score:score",
     "replay": "replay:replay", "test": "examples:test", "playthrough": "playthrough:playthrough",
     "compare": "compare:compare", "mutate": "mutate:mutate", "serve": "serve:serve", "view": "view:view",
-    "perft": "perft:perft",
+    "perft": "perft:perft", "lsp": "lsp:lsp",
 }
 
 

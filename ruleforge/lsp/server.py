@@ -1,0 +1,157 @@
+"""The language server itself: pygls wiring around `analysis`, over stdio.
+
+Every open document is checked in full on open and on each change (full sync: a rules file is
+small, and a 600-line game is checked in about 50 ms); the results are kept per document so that
+hover, outline, definition, references and completion answer from them without checking again.
+Written for pygls 2; the two calls that changed since pygls 1 are looked up either way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as lsp
+
+try:
+    from pygls.lsp.server import LanguageServer
+except ImportError:  # pygls 1.x
+    from pygls.server import LanguageServer  # type: ignore[no-redef]
+from pygls.uris import from_fs_path, to_fs_path
+
+from .. import __version__
+from . import analysis
+from .analysis import Analysis, Span, Symbol
+
+# What an outline shows each declaration as.
+_SYMBOL_KINDS = {
+    "enum": lsp.SymbolKind.Enum, "enum member": lsp.SymbolKind.EnumMember, "kind": lsp.SymbolKind.Class,
+    "zone": lsp.SymbolKind.Array, "var": lsp.SymbolKind.Variable, "def": lsp.SymbolKind.Function,
+    "action": lsp.SymbolKind.Method, "phase": lsp.SymbolKind.Event, "scoring": lsp.SymbolKind.Module,
+    "option": lsp.SymbolKind.Property,
+}
+
+
+def _range(span: Span) -> lsp.Range:
+    return lsp.Range(lsp.Position(span.line, span.character), lsp.Position(span.end_line, span.end_character))
+
+
+class RulesServer(LanguageServer):
+    """Keeps each open document's last analysis (and its last symbols that parsed: a half-typed
+    line should not empty the outline and the completions)."""
+
+    def __init__(self) -> None:
+        super().__init__("ruleforge", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+        self.results: dict[str, Analysis] = {}
+
+    def refresh(self, uri: str) -> None:
+        document = self.workspace.get_text_document(uri)
+        path = analysis.document_path(to_fs_path(uri), uri)
+        result, parsed = analysis.analyse(path, document.source)
+        if not parsed and uri in self.results:
+            result.symbols = self.results[uri].symbols
+        self.results[uri] = result
+        diagnostics = [_diagnostic(p) for p in result.problems]
+        params = lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version)
+        publish = getattr(self, "text_document_publish_diagnostics", None)
+        if publish is not None:
+            publish(params)
+        else:  # pygls 1.x
+            self.publish_diagnostics(uri, diagnostics)  # type: ignore[attr-defined]
+
+    def symbols(self, uri: str) -> list[Symbol]:
+        result = self.results.get(uri)
+        return result.symbols if result else []
+
+    def word(self, uri: str, position: lsp.Position) -> str | None:
+        text = self.workspace.get_text_document(uri).source
+        return analysis.word_at(text, position.line, position.character)
+
+
+def _diagnostic(problem: analysis.Problem) -> lsp.Diagnostic:
+    """The hint goes into the message (what every client shows) and into `data` (for a client
+    that wants it apart)."""
+    message = problem.message if not problem.hint else f"{problem.message}\nhint: {problem.hint}"
+    data: Any = {"hint": problem.hint} if problem.hint else None
+    return lsp.Diagnostic(range=_range(problem.span), message=message, severity=lsp.DiagnosticSeverity.Error,
+                          source="ruleforge", data=data)
+
+
+def _uri_of(symbol: Symbol, uri: str, path: str) -> str:
+    return uri if symbol.file == path else (from_fs_path(symbol.file) or uri)
+
+
+def build() -> RulesServer:
+    """A server with every feature registered."""
+    server = RulesServer()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: RulesServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: RulesServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: RulesServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        ls.results.pop(params.text_document.uri, None)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(ls: RulesServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+        uri = params.text_document.uri
+        path = analysis.document_path(to_fs_path(uri), uri)
+
+        def convert(symbol: Symbol) -> lsp.DocumentSymbol:
+            return lsp.DocumentSymbol(name=symbol.name, detail=symbol.word, kind=_SYMBOL_KINDS[symbol.word],
+                                      range=_range(symbol.whole), selection_range=_range(symbol.span),
+                                      children=[convert(c) for c in symbol.children] or None)
+
+        return [convert(s) for s in ls.symbols(uri) if s.file == path]
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: RulesServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        uri = params.text_document.uri
+        name = ls.word(uri, params.position)
+        symbol = analysis.find(ls.symbols(uri), name) if name else None
+        if symbol is None:
+            return None
+        text = f"```ruleforge\n{symbol.line_text}\n```\n{symbol.word} `{symbol.name}`"
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: RulesServer, params: lsp.DefinitionParams) -> lsp.Location | None:
+        uri = params.text_document.uri
+        name = ls.word(uri, params.position)
+        symbol = analysis.find(ls.symbols(uri), name) if name else None
+        if symbol is None:
+            return None
+        path = analysis.document_path(to_fs_path(uri), uri)
+        return lsp.Location(uri=_uri_of(symbol, uri, path), range=_range(symbol.span))
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: RulesServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+        uri = params.text_document.uri
+        name = ls.word(uri, params.position)
+        if name is None or analysis.find(ls.symbols(uri), name) is None:
+            return []
+        text = ls.workspace.get_text_document(uri).source
+        return [lsp.Location(uri=uri, range=_range(span)) for span in analysis.occurrences(text, name)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
+    def completion(ls: RulesServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        items = [lsp.CompletionItem(label=k, kind=lsp.CompletionItemKind.Keyword) for k in analysis.keywords()]
+        seen = set()
+        for symbol in ls.symbols(params.text_document.uri):
+            for s in (symbol, *symbol.children):
+                if s.name not in seen:
+                    seen.add(s.name)
+                    items.append(lsp.CompletionItem(label=s.name, kind=lsp.CompletionItemKind.Reference,
+                                                    detail=s.line_text))
+        return lsp.CompletionList(is_incomplete=False, items=items)
+
+    return server
+
+
+def main() -> None:
+    """Serve on stdin/stdout until the client says exit."""
+    build().start_io()

@@ -1,0 +1,260 @@
+"""`ruleforge lsp`: the language server, driven over stdio as an editor drives it.
+
+A minimal JSON-RPC client (Content-Length framing) is written here, so the test depends on no
+LSP client library; every read has a deadline (a hang guard, not a timing) and the server is
+killed when the test ends, whatever happened.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from stopping import ROOT
+
+pytest.importorskip("pygls")
+
+DEADLINE = 60  # seconds: a hang guard
+
+GOOD = """game "Fewest"
+players 2
+
+kind Chip {
+  value: int
+  label "{value}"
+}
+
+zone pool: pile, visible everyone
+zone kept per player: pile, visible everyone
+
+components {
+  Chip(value: 0..15) in pool
+}
+
+var penalty per player: int = 0
+
+flow {
+  repeat 6 {
+    for p in players {
+      turn p: keep
+    }
+  }
+  score penalties into penalty
+}
+
+action keep(c in pool) "keep {c}" {
+  move c to kept(me)
+}
+
+scoring penalties for p final {
+  "chips": sum(c.value for c in kept(p))
+}
+"""
+# Two mistakes the checker reports together: a zone misspelt, an unknown name.
+BROKEN = GOOD.replace("move c to kept(me)", "move c to kep(me)").replace("sum(c.value", "sum(zzz + c.value")
+
+
+class Client:
+    """Talks JSON-RPC to the server; notifications read while awaiting a reply are kept."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]):
+        self.proc = proc
+        self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.pending: list[dict[str, Any]] = []
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.proc.stdout
+        assert stream is not None
+        while True:
+            headers = {}
+            while True:
+                line = stream.readline()
+                if not line:
+                    self.messages.put(None)
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                key, _, value = line.decode().partition(":")
+                headers[key.strip().lower()] = value.strip()
+            self.messages.put(json.loads(stream.read(int(headers["content-length"]))))
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method: str, params: dict[str, Any]) -> None:
+        self.send({"method": method, "params": params})
+
+    def _next(self, deadline: float) -> dict[str, Any]:
+        message = self.messages.get(timeout=max(deadline - time.monotonic(), 0.01))
+        assert message is not None, "the server closed its output"
+        return message
+
+    def request(self, method: str, params: Any) -> Any:
+        self.next_id += 1
+        self.send({"id": self.next_id, "method": method, "params": params})
+        deadline = time.monotonic() + DEADLINE
+        while True:
+            message = self._next(deadline)
+            if message.get("id") == self.next_id and "method" not in message:
+                assert "error" not in message, message
+                return message.get("result")
+            self.pending.append(message)
+
+    def notification(self, method: str) -> dict[str, Any]:
+        """The first notification `method` not yet taken, waiting for it if need be."""
+        deadline = time.monotonic() + DEADLINE
+        while True:
+            for k, message in enumerate(self.pending):
+                if message.get("method") == method:
+                    return self.pending.pop(k)["params"]
+            self.pending.append(self._next(deadline))
+
+
+def _start() -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "ruleforge", "lsp"], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def _at(text: str, needle: str, offset: int = 0) -> dict[str, int]:
+    """The LSP position of `needle`'s first occurrence (plus `offset` characters)."""
+    before = text[:text.index(needle)]
+    return {"line": before.count("\n"), "character": len(before.split("\n")[-1]) + offset}
+
+
+def _range(text: str, needle: str, word: str) -> dict[str, Any]:
+    start = _at(text, needle, needle.index(word))
+    return {"start": start, "end": {"line": start["line"], "character": start["character"] + len(word)}}
+
+
+def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
+    path = tmp_path / "fewest.rules"
+    path.write_text(GOOD, encoding="utf-8")
+    uri = path.as_uri()
+    proc = _start()
+    try:
+        client = Client(proc)
+        init = client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(),
+                                             "capabilities": {}})
+        capabilities = init["capabilities"]
+        for feature in ("hoverProvider", "definitionProvider", "referencesProvider", "documentSymbolProvider",
+                        "completionProvider"):
+            assert capabilities.get(feature) is not None, feature
+        client.notify("initialized", {})
+
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
+                                                                "version": 1, "text": BROKEN}})
+        published = client.notification("textDocument/publishDiagnostics")
+        assert published["uri"] == uri
+        found = sorted(published["diagnostics"], key=lambda d: d["range"]["start"]["line"])
+        assert [d["range"] for d in found] == [_range(BROKEN, "kep(me)", "kep(me)"), _range(BROKEN, "zzz", "zzz")]
+        assert "kep" in found[0]["message"] and "hint: did you mean 'kept'?" in found[0]["message"]
+        assert found[0]["data"] == {"hint": "did you mean 'kept'?"} and "zzz" in found[1]["message"]
+        assert all(d["source"] == "ruleforge" and d["severity"] == 1 for d in published["diagnostics"])
+
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": GOOD}]})
+        assert client.notification("textDocument/publishDiagnostics")["diagnostics"] == []
+        doc = {"textDocument": {"uri": uri}}
+
+        outline = client.request("textDocument/documentSymbol", doc)
+        assert [(s["name"], s["detail"]) for s in outline] == [
+            ("Chip", "kind"), ("pool", "zone"), ("kept", "zone"), ("penalty", "var"), ("keep", "action"),
+            ("penalties", "scoring")]
+        assert outline[0]["selectionRange"] == _range(GOOD, "kind Chip", "Chip")
+
+        hover = client.request("textDocument/hover", {**doc, "position": _at(GOOD, "kept(me)", 1)})
+        assert "zone kept per player: pile, visible everyone" in hover["contents"]["value"]
+        assert client.request("textDocument/hover", {**doc, "position": {"line": 0, "character": 1}}) is None
+
+        where = client.request("textDocument/definition", {**doc, "position": _at(GOOD, "kept(me)", 2)})
+        assert where == {"uri": uri, "range": _range(GOOD, "zone kept", "kept")}
+
+        refs = client.request("textDocument/references", {**doc, "position": _at(GOOD, "zone kept", 6),
+                                                          "context": {"includeDeclaration": True}})
+        assert len(refs) == 3  # declared, moved into, counted
+
+        completion = client.request("textDocument/completion", {**doc, "position": {"line": 0, "character": 0}})
+        labels = {item["label"] for item in completion["items"]}
+        assert {"action", "zone", "scoring", "repeat", "Chip", "kept", "penalties"} <= labels
+
+        assert client.request("shutdown", None) is None
+        client.notify("exit", {})
+        assert proc.wait(timeout=DEADLINE) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_variant_is_checked_with_its_base(tmp_path: Path) -> None:
+    """`extends` is read relative to the document's own folder; the base's names are defined there."""
+    (tmp_path / "base.rules").write_text(GOOD, encoding="utf-8")
+    variant = ('extends "base.rules"\ngame "Fewer"\n\nreplace var penalty per player: int = nope\n'
+               'def left = count(pool)\n')
+    uri = (tmp_path / "variant.rules").as_uri()  # never written: the editor's buffer is all there is
+    proc = _start()
+    try:
+        client = Client(proc)
+        client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
+                                                                "version": 1, "text": variant}})
+        diagnostics = client.notification("textDocument/publishDiagnostics")["diagnostics"]
+        assert [d["range"] for d in diagnostics] == [_range(variant, "nope", "nope")]
+        fixed = variant.replace("nope", "0")
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": fixed}]})
+        assert client.notification("textDocument/publishDiagnostics")["diagnostics"] == []
+        doc = {"textDocument": {"uri": uri}}
+        own = client.request("textDocument/definition", {**doc, "position": _at(fixed, "penalty", 1)})
+        assert own == {"uri": uri, "range": _range(fixed, "var penalty", "penalty")}
+        base = client.request("textDocument/definition", {**doc, "position": _at(fixed, "pool", 1)})
+        assert base == {"uri": (tmp_path / "base.rules").as_uri(), "range": _range(GOOD, "zone pool", "pool")}
+        assert [s["name"] for s in client.request("textDocument/documentSymbol", doc)] == ["penalty", "left"]
+        client.request("shutdown", None)
+        client.notify("exit", {})
+        assert proc.wait(timeout=DEADLINE) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_without_pygls_the_command_names_the_extra() -> None:
+    blocker = ("import sys\nclass Block:\n    def find_spec(self, name, path=None, target=None):\n"
+               "        if name.split('.')[0] == 'pygls':\n"
+               "            raise ImportError(f'no {name}', name=name)\n"
+               "sys.meta_path.insert(0, Block())\n"
+               "sys.argv = ['ruleforge', 'lsp']\nfrom ruleforge.__main__ import run\nrun()\n")
+    ran = subprocess.run([sys.executable, "-c", blocker], cwd=ROOT, capture_output=True, text=True,
+                         timeout=DEADLINE, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL)
+    assert ran.returncode == 1
+    assert ran.stderr.strip().splitlines() == [
+        "error: ruleforge lsp needs the lsp extra (pygls is missing): pip install 'ruleforge[lsp]'"]
+
+
+def test_ranges_count_utf16_units_as_lsp_does(tmp_path: Path) -> None:
+    """An emoji is one character to the checker and two UTF-16 units to an editor."""
+    from ruleforge.lsp.analysis import analyse, document_path, occurrences, word_at
+
+    text = 'game "x"\nplayers 2\nvar x: int = "\U0001F600" + zz\nflow { }\n'
+    result, parsed = analyse(str(tmp_path / "x.rules"), text)
+    assert parsed
+    spans = [(p.span.line, p.span.character, p.span.end_character) for p in result.problems]
+    assert spans == [(2, 13, 17), (2, 20, 22)]  # the text, then the unknown name after it
+    assert word_at(text, 2, 21) == "zz" and word_at(text, 2, 15) is None  # in a string: no name
+    assert [(s.line, s.character) for s in occurrences(text, "x")] == [(2, 4)]  # not the "x" title
+    assert document_path(None, "untitled:Untitled-1").endswith("untitled_Untitled-1")
