@@ -103,16 +103,26 @@ class Client:
         assert message is not None, "the server closed its output"
         return message
 
-    def request(self, method: str, params: Any) -> Any:
+    def answer(self, method: str, params: Any) -> dict[str, Any]:
+        """The server's whole answer to a request: its result or its error."""
         self.next_id += 1
         self.send({"id": self.next_id, "method": method, "params": params})
         deadline = time.monotonic() + DEADLINE
         while True:
             message = self._next(deadline)
             if message.get("id") == self.next_id and "method" not in message:
-                assert "error" not in message, message
-                return message.get("result")
+                return message
             self.pending.append(message)
+
+    def request(self, method: str, params: Any) -> Any:
+        message = self.answer(method, params)
+        assert "error" not in message, message
+        return message.get("result")
+
+    def request_error(self, method: str, params: Any) -> dict[str, Any]:
+        message = self.answer(method, params)
+        assert "error" in message, message
+        return message["error"]
 
     def notification(self, method: str) -> dict[str, Any]:
         """The first notification `method` not yet taken, waiting for it if need be."""
@@ -151,7 +161,8 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
         init = client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(),
                                              "capabilities": {}})
         capabilities = init["capabilities"]
-        for feature in ("hoverProvider", "definitionProvider", "referencesProvider", "documentSymbolProvider",
+        for feature in ("hoverProvider", "definitionProvider", "referencesProvider", "renameProvider",
+                        "documentSymbolProvider",
                         "completionProvider"):
             assert capabilities.get(feature) is not None, feature
         client.notify("initialized", {})
@@ -187,6 +198,15 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
         refs = client.request("textDocument/references", {**doc, "position": _at(GOOD, "zone kept", 6),
                                                           "context": {"includeDeclaration": True}})
         assert len(refs) == 3  # declared, moved into, counted
+
+        renamed = client.request("textDocument/rename", {**doc, "position": _at(GOOD, "zone kept", 6),
+                                                         "newName": "held"})
+        edits = renamed["changes"][uri]
+        assert len(edits) == 3 and {e["newText"] for e in edits} == {"held"}
+        assert _range(GOOD, "zone kept", "kept") in [e["range"] for e in edits]
+        refused = client.request_error("textDocument/rename", {**doc, "position": _at(GOOD, "zone kept", 6),
+                                                               "newName": "zone"})
+        assert "keyword" in refused["message"]
 
         completion = client.request("textDocument/completion", {**doc, "position": {"line": 0, "character": 0}})
         labels = {item["label"] for item in completion["items"]}
@@ -225,6 +245,9 @@ def test_a_variant_is_checked_with_its_base(tmp_path: Path) -> None:
         base = client.request("textDocument/definition", {**doc, "position": _at(fixed, "pool", 1)})
         assert base == {"uri": (tmp_path / "base.rules").as_uri(), "range": _range(GOOD, "zone pool", "pool")}
         assert [s["name"] for s in client.request("textDocument/documentSymbol", doc)] == ["penalty", "left"]
+        refused = client.request_error("textDocument/rename", {**doc, "position": _at(fixed, "pool", 1),
+                                                               "newName": "bag"})
+        assert "declared in" in refused["message"] and "base.rules" in refused["message"]
         client.request("shutdown", None)
         client.notify("exit", {})
         assert proc.wait(timeout=DEADLINE) == 0

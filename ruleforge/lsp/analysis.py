@@ -216,3 +216,15 @@ def document_path(fs_path: str | None, uri: str) -> str:
     if fs_path:
         return fs_path
     return str(Path.cwd() / (re.sub(r"[^A-Za-z0-9_.-]", "_", uri.rsplit("/", 1)[-1]) or "untitled.rules"))
+
+
+def rename_problem(symbol: Symbol, path: str, new_name: str) -> str | None:
+    """Why `symbol` cannot be renamed to `new_name` here, or None: the new name must be a name
+    of the language (not a keyword), and the declaration must be in this document."""
+    if _WORD.fullmatch(new_name) is None:
+        return f"'{new_name[:40]}' is not a name: letters, digits and _, not starting with a digit"
+    if new_name in keywords():
+        return f"'{new_name}' is a keyword of the language"
+    if Path(symbol.file).resolve() != Path(path).resolve():
+        return f"'{symbol.name}' is declared in {symbol.file}: rename it there"
+    return None

@@ -16,6 +16,7 @@ try:
     from pygls.lsp.server import LanguageServer
 except ImportError:  # pygls 1.x
     from pygls.server import LanguageServer  # type: ignore[no-redef]
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
@@ -136,6 +137,24 @@ def build() -> RulesServer:
             return []
         text = ls.workspace.get_text_document(uri).source
         return [lsp.Location(uri=uri, range=_range(span)) for span in analysis.occurrences(text, name)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME)
+    def rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+        """Every use of a name this document declares, renamed (by name, as references are
+        found); a name declared in a base file is renamed there, not here: refused."""
+        uri = params.text_document.uri
+        name = ls.word(uri, params.position)
+        symbol = analysis.find(ls.symbols(uri), name) if name else None
+        if symbol is None:
+            return None
+        path = analysis.document_path(to_fs_path(uri), uri)
+        problem = analysis.rename_problem(symbol, path, params.new_name)
+        if problem is not None:
+            raise JsonRpcInvalidParams(problem)
+        text = ls.workspace.get_text_document(uri).source
+        edits = [lsp.TextEdit(range=_range(span), new_text=params.new_name)
+                 for span in analysis.occurrences(text, symbol.name)]
+        return lsp.WorkspaceEdit(changes={uri: edits})
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
     def completion(ls: RulesServer, params: lsp.CompletionParams) -> lsp.CompletionList:
