@@ -614,6 +614,17 @@ class DisplayHint(_Node):
 
 
 @node
+class ColourDecl(Decl):
+    """`colour NAME = "#rrggbb"`: a colour named by the rules file, for its display hints to use
+    by name (the engine knows no colour names of its own)."""
+
+    name: str
+    name_pos: Pos
+    value: str
+    value_pos: Pos
+
+
+@node
 class DisplayDecl(Decl):
     """`display KIND { ... }`: how components of a kind are drawn. Plain data for the pictures;
     it adds nothing to a game's code. (No `name` field: the kind's name is declared by the kind.)"""

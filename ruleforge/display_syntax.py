@@ -1,4 +1,5 @@
-"""Syntax tree of `display KIND { ... }` (docs/language.md, "Display hints"): a part of the
+"""Syntax tree of `display KIND { ... }` and `colour NAME = "#rrggbb"` (docs/language.md,
+"Display hints"): a part of the
 parser's tree builder, kept apart so that the parser stays one readable module. Its texts are
 taken as written, with no `{interpolation}`: they are data for the pictures, never code."""
 
@@ -21,6 +22,10 @@ class DisplayBuilder:
     @v_args(meta=True)
     def display_decl(self, meta, c):
         return ast.DisplayDecl(self.pos(meta), str(c[0]), self.tpos(c[0]), tuple(c[1:]))
+
+    @v_args(meta=True)
+    def colour_decl(self, meta, c):
+        return ast.ColourDecl(self.pos(meta), str(c[0]), self.tpos(c[0]), _unquote(c[1]), self.tpos(c[1]))
 
     @v_args(meta=True)
     def colour_hint(self, meta, c):

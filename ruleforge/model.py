@@ -97,6 +97,7 @@ class Model:
     invariants: list[ast.InvariantDecl] = attrs.Factory(list)
     measures: dict[str, ast.MeasureDecl] = attrs.Factory(dict)
     displays: dict[str, ast.DisplayDecl] = attrs.Factory(dict)  # by kind: drawing hints, never code
+    colours: dict[str, ast.ColourDecl] = attrs.Factory(dict)  # by name: the colours hints may name
     # attribute name -> (type, is_mutable), merged over all kinds
     attr_types: dict[str, tuple[Type, bool]] = attrs.Factory(dict)
     score_targets: list[str] = attrs.Factory(list)  # vars that `score ... into` adds to

@@ -109,6 +109,8 @@ class DeclarationChecks:
                     m.measures[d.label] = d
             elif isinstance(d, ast.DisplayDecl):
                 self.collect_display(d)
+            elif isinstance(d, ast.ColourDecl):
+                self.collect_colour(d)
             elif isinstance(d, (ast.RemoveDecl, ast.ReplaceDecl)):
                 self.error(d.pos, "'remove' and 'replace' only make sense in a file that 'extends' another")
 

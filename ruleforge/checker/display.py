@@ -13,6 +13,7 @@ from .. import ast
 from ..display import MOST_ICON, ByValue, KindDisplay, is_colour, sides_of
 from ..model import FLAG, INT, KindInfo, Type
 
+COLOUR_FORM = "write #rgb or #rrggbb"
 ONCE = ("colour", "icon", "turn")  # a display says each of these at most once
 TURNS = (90, 180, 270)
 _JOINERS = {"\u200d"}  # the zero-width joiner of emoji sequences: a format character, but harmless
@@ -43,6 +44,15 @@ class DisplayChecks:
         else:
             self.model.displays[d.kind] = d
 
+    def collect_colour(self, d: ast.ColourDecl) -> None:
+        first = self.model.colours.get(d.name)
+        if first is not None:
+            self.error(d.name_pos, f"colour '{d.name}' is declared twice", f"the first is at line {first.pos.line}")
+        else:
+            self.model.colours[d.name] = d
+        if not is_colour(d.value):
+            self.error(d.value_pos, f"'{d.value}' is not a colour", COLOUR_FORM)
+
     def check_displays(self) -> None:
         m = self.model
         for d in m.displays.values():
@@ -61,7 +71,7 @@ class DisplayChecks:
                     continue
                 first.setdefault(h.what, h)
                 self.check_hint(d.kind, info, h)
-            self.display_hints[d.kind] = hints_of(d)
+            self.display_hints[d.kind] = hints_of(d, {name: c.value for name, c in m.colours.items()})
 
     def check_hint(self, kind: str, info: KindInfo, h: ast.DisplayHint) -> None:
         t = self.hint_attribute(kind, info, h) if h.attr is not None else None
@@ -120,8 +130,9 @@ class DisplayChecks:
         if text is None or pos is None:
             return
         if what == "colour":
-            if not is_colour(text):
-                self.error(pos, f"'{text}' is not a colour", "write #rgb, #rrggbb or a CSS colour name such as teal")
+            if not is_colour(text) and text not in self.model.colours:
+                self.error(pos, f"'{text}' is not a colour",
+                           self.suggest(text, self.model.colours) or COLOUR_FORM + ", or the name of one")
         elif what == "path":
             if sides_of(text) is None:
                 self.error(pos, f"'{text}' is not a path",
@@ -133,27 +144,35 @@ class DisplayChecks:
                            f"at most {MOST_ICON} characters: a glyph or a short word")
 
 
-def _by(h: ast.DisplayHint, numbers: bool) -> ByValue:
+def _text(what: str, text: str, colours: dict[str, str]) -> str:
+    """A hint's text as the pictures take it: a path as its sides, a colour's name as its value."""
+    if what == "path":
+        return " ".join(sides_of(text) or ())
+    return colours.get(text, text) if what == "colour" else text
+
+
+def _by(h: ast.DisplayHint, colours: dict[str, str]) -> ByValue:
     values = {}
     for e in h.entries:
-        key = str(int(e.key)) if numbers and e.is_number else e.key
-        values[key] = " ".join(sides_of(e.text) or ()) if h.what == "path" else e.text
+        key = str(int(e.key)) if e.is_number else e.key
+        values[key] = _text(h.what, e.text, colours)
     return ByValue(h.attr, values)
 
 
-def hints_of(d: ast.DisplayDecl) -> KindDisplay:
-    """The data of a checked `display` block (keys as a view writes values: `7`, `true`, `Water`)."""
+def hints_of(d: ast.DisplayDecl, colours: dict[str, str]) -> KindDisplay:
+    """The data of a checked `display` block (keys as a view writes values: `7`, `true`, `Water`;
+    a colour named by `colour NAME = ...` as its value)."""
     colour = icon = turn = None
     paths, marks = [], []
     for h in d.hints:
         if h.what in ("colour", "icon"):
-            value = h.text if h.attr is None else _by(h, True)
+            value = _text(h.what, h.text, colours) if h.attr is None else _by(h, colours)
             if h.what == "colour":
                 colour = colour if colour is not None else value
             else:
                 icon = icon if icon is not None else value
         elif h.what == "path":
-            paths.append(_by(h, True))
+            paths.append(_by(h, colours))
         elif h.what == "turn":
             turn = turn or (h.attr, h.degrees)
         else:

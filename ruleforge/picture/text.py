@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from ..display import is_colour
+from ..display import HEX_COLOUR, is_colour
 from ..inert import inert
 
 _NOT_XML = {code: f"\\u{code:04x}" for code in (*range(0xD800, 0xE000), 0xFFFE, 0xFFFF)}
@@ -40,17 +40,10 @@ def colour(value: Any, default: str) -> str:
     return value if isinstance(value, str) and is_colour(value) else default
 
 
-DARK_NAMES = frozenset({"black", "maroon", "navy", "purple", "indigo", "darkblue", "darkgreen", "darkred",
-                        "forestgreen", "seagreen", "sienna", "chocolate", "steelblue", "slategray", "slategrey",
-                        "darkgray", "darkgrey", "brown", "crimson", "teal", "green", "blue", "gray", "grey",
-                        "olive", "red", "magenta", "fuchsia"})
-
-
 def is_dark(fill: str) -> bool:
-    """Whether a fill is too dark for dark text: a label on it is written in white."""
-    if fill.lower() in DARK_NAMES:
-        return True
-    if not fill.startswith("#"):
+    """Whether a fill (`#rgb` or `#rrggbb`, as every colour here is) is too dark for dark text:
+    a label on it is written in white."""
+    if HEX_COLOUR.fullmatch(fill) is None:
         return False
     digits = fill[1:]
     if len(digits) == 3:
