@@ -43,6 +43,17 @@ def test_api_and_seed_tests_pass(path: Path, players: int) -> None:
         parallel_seed_test(lambda: parallel_env(rules, players), num_cycles=15)
 
 
+def observed_elsewhere(table, seat: int, observe, rng: random.Random) -> dict:
+    """What `observe()` gives once the part of the game `seat` cannot see is drawn afresh
+    (`determinize`): an observation that changes has read what it may not."""
+    game = table.game
+    table.game = game.determinize(seat, random.Random(rng.random()))
+    try:
+        return observe()
+    finally:
+        table.game = game
+
+
 def play(environment, rng: random.Random, check_hidden: bool) -> dict[str, float]:
     """A whole game of random allowed pieces; with `check_hidden`, every agent's observation at
     every decision is compared with its observation of a game determinized for it."""
@@ -59,13 +70,8 @@ def play(environment, rng: random.Random, check_hidden: bool) -> dict[str, float
             for other in environment.possible_agents:
                 seat = environment.possible_agents.index(other)
                 seen = environment.observe(other)
-                game = table.game
-                table.game = game.determinize(seat, random.Random(rng.random()))
-                try:
-                    again = environment.observe(other)
-                finally:
-                    table.game = game
-                assert np.array_equal(seen["observation"], again["observation"]), (other, game.view(seat))
+                again = observed_elsewhere(table, seat, lambda other=other: environment.observe(other), rng)
+                assert np.array_equal(seen["observation"], again["observation"]), (other, table.game.view(seat))
                 assert np.array_equal(seen["action_mask"], again["action_mask"])
         mask = observation["action_mask"]
         assert mask.dtype == np.int8 and mask.any()
@@ -138,12 +144,7 @@ def test_choosers_of_a_turn_together_choose_at_once(players: int) -> None:
         table = environment.table
         if not any(c.chosen for c in environment.choosers.values()):
             for seat, agent in enumerate(environment.possible_agents):
-                game = table.game
-                table.game = game.determinize(seat, random.Random(rng.random()))
-                try:
-                    again = environment._observe(seat)
-                finally:
-                    table.game = game
+                again = observed_elsewhere(table, seat, lambda seat=seat: environment._observe(seat), rng)
                 assert np.array_equal(again["observation"], observations[agent]["observation"])
         actions = {a: rng.choice(np.flatnonzero(observations[a]["action_mask"]).tolist()) for a in acting}
         observations, rewards, *_ = environment.step(actions)

@@ -62,8 +62,7 @@ def test(file: str, examples_path: str | None, pattern: str | None, as_json: boo
     else:
         echo(f"{rules.title}: {_what(examples, records, own, file, counted)}")
         for result in run.results:
-            echo(_line(result.outcome, own) if result.kind == "example" else
-                 _perft_line(result) if result.kind == "perft" else _record_line(result))
+            echo(_line(result.outcome, own) if result.kind == "example" else _result_line(result))
             for line in result.report():
                 echo(f"      {line}")
         echo(_summary(run.counts()))
@@ -84,20 +83,18 @@ def _what(examples: list[Example], records: list[Path], own: Path, file: str, co
     return ", ".join(parts)
 
 
-def _perft_line(result: TestResult) -> str:
+def _result_line(result: TestResult) -> str:
+    """A playthrough's or a move count's line: its mark and name and, when it passed, what it
+    went through (`(88 decisions)`, `(depth 3: 7,386)`)."""
     outcome = result.outcome
-    assert isinstance(outcome, PerftOutcome)
-    if outcome.passed:
-        return f"{MARK['pass']} {result.name}  (depth {len(outcome.actual)}: {outcome.actual[-1]:,})"
-    return f"{MARK[outcome.status]} {result.name}"
-
-
-def _record_line(result: TestResult) -> str:
-    outcome = result.outcome
-    assert isinstance(outcome, PlaythroughOutcome)
-    if outcome.passed:
-        return f"{MARK['pass']} {result.name}  ({outcome.played} decisions)"
-    return f"{MARK[outcome.status]} {result.name}"
+    if not outcome.passed:
+        return f"{MARK[outcome.status]} {result.name}"
+    if isinstance(outcome, PerftOutcome):
+        detail = f"depth {len(outcome.actual)}: {outcome.actual[-1]:,}"
+    else:
+        assert isinstance(outcome, PlaythroughOutcome)
+        detail = f"{outcome.played} decisions"
+    return f"{MARK['pass']} {result.name}  ({detail})"
 
 
 def _how_many(n: int) -> str:

@@ -67,6 +67,11 @@ class RulesServer(LanguageServer):
         text = self.workspace.get_text_document(uri).source
         return analysis.word_at(text, position.line, position.character)
 
+    def symbol_at(self, uri: str, position: lsp.Position) -> Symbol | None:
+        """The declaration of the name under the cursor, if the document (or its base) has one."""
+        name = self.word(uri, position)
+        return analysis.find(self.symbols(uri), name) if name else None
+
 
 def _diagnostic(problem: analysis.Problem) -> lsp.Diagnostic:
     """The hint goes into the message (what every client shows) and into `data` (for a client
@@ -112,8 +117,7 @@ def build() -> RulesServer:
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: RulesServer, params: lsp.HoverParams) -> lsp.Hover | None:
         uri = params.text_document.uri
-        name = ls.word(uri, params.position)
-        symbol = analysis.find(ls.symbols(uri), name) if name else None
+        symbol = ls.symbol_at(uri, params.position)
         if symbol is None:
             return None
         text = f"```ruleforge\n{symbol.line_text}\n```\n{symbol.word} `{symbol.name}`"
@@ -122,8 +126,7 @@ def build() -> RulesServer:
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: RulesServer, params: lsp.DefinitionParams) -> lsp.Location | None:
         uri = params.text_document.uri
-        name = ls.word(uri, params.position)
-        symbol = analysis.find(ls.symbols(uri), name) if name else None
+        symbol = ls.symbol_at(uri, params.position)
         if symbol is None:
             return None
         path = analysis.document_path(to_fs_path(uri), uri)
@@ -132,19 +135,18 @@ def build() -> RulesServer:
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     def references(ls: RulesServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
         uri = params.text_document.uri
-        name = ls.word(uri, params.position)
-        if name is None or analysis.find(ls.symbols(uri), name) is None:
+        symbol = ls.symbol_at(uri, params.position)
+        if symbol is None:
             return []
         text = ls.workspace.get_text_document(uri).source
-        return [lsp.Location(uri=uri, range=_range(span)) for span in analysis.occurrences(text, name)]
+        return [lsp.Location(uri=uri, range=_range(span)) for span in analysis.occurrences(text, symbol.name)]
 
     @server.feature(lsp.TEXT_DOCUMENT_RENAME)
     def rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
         """Every use of a name this document declares, renamed (by name, as references are
         found); a name declared in a base file is renamed there, not here: refused."""
         uri = params.text_document.uri
-        name = ls.word(uri, params.position)
-        symbol = analysis.find(ls.symbols(uri), name) if name else None
+        symbol = ls.symbol_at(uri, params.position)
         if symbol is None:
             return None
         path = analysis.document_path(to_fs_path(uri), uri)

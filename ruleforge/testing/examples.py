@@ -22,12 +22,16 @@ LEGAL_KEYS = ("offered", "not offered")
 SEAT = re.compile(r"P([1-9][0-9]*)$")
 
 
-class ExamplesError(GameError):
-    """An examples file that cannot be read as examples: every problem found, one per line."""
+class FileProblems(GameError):
+    """A file of a designer's checks that cannot be read as one: every problem found, one per line."""
 
     def __init__(self, problems: list[str]):
         super().__init__("\n".join(problems))
         self.problems = problems
+
+
+class ExamplesError(FileProblems):
+    """An examples file that cannot be read as examples."""
 
 
 @attrs.frozen(eq=False)

@@ -19,7 +19,7 @@ from ..diagnostics import GameError
 from ..perft import MAX_DEPTH, counts
 from ..rules import Rules
 from ..scoresheet import read_json
-from .examples import suggest
+from .examples import FileProblems, suggest
 
 PERFT_FORMAT = "ruleforge-perft/1"
 PERFT_SUFFIX = ".perft.json"
@@ -28,12 +28,8 @@ ENTRY_KEYS = ("players", "seed", "options", "depth")
 MOST_ENTRIES = 1000  # a file of more is not one people wrote to check a game
 
 
-class PerftError(GameError):
-    """A counts file that cannot be read as one: every problem found, one per line."""
-
-    def __init__(self, problems: list[str]):
-        super().__init__("\n".join(problems))
-        self.problems = problems
+class PerftError(FileProblems):
+    """A counts file that cannot be read as one."""
 
 
 @attrs.frozen(eq=False)
