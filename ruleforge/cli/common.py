@@ -143,10 +143,11 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_atomic(path: str, text: str, what: str) -> None:
+def write_atomic(path: str, text: str, what: str, mode: int | None = None) -> None:
     """Write `text` to a temporary file beside `path`, flush it to disk, then rename it over
-    `path`: a reader, or a process killed half-way, sees the old file or the new, never half."""
-    with AtomicFile(path, what) as f:
+    `path`: a reader, or a process killed half-way, sees the old file or the new, never half.
+    `mode` (0o600 for a file of secrets) instead of what the umask gives."""
+    with AtomicFile(path, what, mode) as f:
         f.write(text)
 
 
@@ -157,8 +158,9 @@ class AtomicFile:
     on any exception, Ctrl-C included; while it is open, SIGTERM and SIGHUP exit (status 143,
     129) through the same cleanup instead of leaving the temporary file behind."""
 
-    def __init__(self, path: str, what: str) -> None:
+    def __init__(self, path: str, what: str, mode: int | None = None) -> None:
         self.path, self.what, self.target = path, what, Path(path)
+        self.mode = mode
         try:
             handle, self.temp = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.",
                                                  suffix=".tmp")
@@ -179,7 +181,7 @@ class AtomicFile:
             self.file.flush()
             os.fsync(self.file.fileno())
             self.file.close()
-            os.chmod(self.temp, _file_mode())
+            os.chmod(self.temp, _file_mode() if self.mode is None else self.mode)
             os.replace(self.temp, self.target)
         except BaseException as err:  # Ctrl-C included: never leave the temporary file behind
             if isinstance(err, OSError):

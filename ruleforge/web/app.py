@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from ..cli.common import CommandFailed
 from ..diagnostics import GameError
 from ..rules import Rules
 from . import pages
@@ -91,7 +92,7 @@ def create_app(rules: Rules, rules_path: str, folder: Path, host_token: str, dra
         try:
             form = await read_form(request)
             table = tables.create(*game_request(rules, form))
-        except GameError as err:
+        except (GameError, CommandFailed) as err:  # CommandFailed: its files could not be written
             page = pages.host_page(rules, host_path, list(tables.by_id.values()), base_url(request), str(err))
             return headers(HTMLResponse(page, status_code=400))
         table.start_bots()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +21,7 @@ import attrs
 
 from ..agents import GameError, make_agent
 from ..agents import agent_seed as seat_seed
-from ..cli.common import CommandFailed
+from ..cli.common import CommandFailed, write_atomic
 from ..cli.gamelog import LogWriter, log_header, read_log, replay_steps
 from ..engine import Game, player_name
 from ..rules import Rules
@@ -49,11 +48,7 @@ def web_agent(name: str) -> str:
 
 def write_private(path: Path, data: Any) -> None:
     """A JSON file only its owner may read, replaced whole (never half written)."""
-    temporary = path.with_name(path.name + ".tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(data, out, indent=1)
-    os.replace(temporary, path)
+    write_atomic(str(path), json.dumps(data, indent=1), "a file of seat links", mode=0o600)
 
 
 @attrs.define(eq=False)
