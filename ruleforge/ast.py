@@ -615,7 +615,7 @@ class DisplayHint(_Node):
 
 @node
 class ColourDecl(Decl):
-    """`colour NAME = "#rrggbb"`: a colour named by the rules file, for its display hints to use
+    """`palette NAME = "#rrggbb"`: a colour named by the rules file, for its display hints to use
     by name (the engine knows no colour names of its own)."""
 
     name: str

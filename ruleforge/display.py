@@ -22,7 +22,7 @@ HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 def is_colour(text: str) -> bool:
     """A colour a page may take from a stranger's file: `#rgb` or `#rrggbb`, never anything that
     could close a style or call a URL. (A rules file names its colours itself, with
-    `colour NAME = "#rrggbb"`; the checker gives the hints their values.)"""
+    `palette NAME = "#rrggbb"`; the checker gives the hints their values.)"""
     return HEX_COLOUR.fullmatch(text) is not None
 
 

@@ -1,4 +1,4 @@
-"""Syntax tree of `display KIND { ... }` and `colour NAME = "#rrggbb"` (docs/language.md,
+"""Syntax tree of `display KIND { ... }` and `palette NAME = "#rrggbb"` (docs/language.md,
 "Display hints"): a part of the
 parser's tree builder, kept apart so that the parser stays one readable module. Its texts are
 taken as written, with no `{interpolation}`: they are data for the pictures, never code."""

@@ -139,7 +139,7 @@ def _refuse_repeated_headers(decls: list[ast.Decl], sources: dict[str, str]) -> 
 _REMOVABLE = {
     "enum": "EnumDecl", "kind": "KindDecl", "zone": "ZoneDecl", "var": "VarDecl", "def": "DefDecl",
     "phase": "PhaseDecl", "action": "ActionDecl", "scoring": "ScoringDecl", "option": "OptionDecl",
-    "measure": "MeasureDecl", "display": "DisplayDecl", "colour": "ColourDecl",
+    "measure": "MeasureDecl", "display": "DisplayDecl", "palette": "ColourDecl",
 }
 
 

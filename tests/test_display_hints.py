@@ -56,7 +56,7 @@ def test_no_display_is_an_empty_dict(tmp_path: Path) -> None:
 
 def test_hints_leave_the_generated_code_alone(tmp_path: Path) -> None:
     plain = ruleforge.rules.Rules(tmp_path / "a.rules", BASE)
-    hinted = ruleforge.rules.Rules(tmp_path / "a.rules", BASE + 'colour red = "#f00"\n'
+    hinted = ruleforge.rules.Rules(tmp_path / "a.rules", BASE + 'palette red = "#f00"\n'
                                    'display Tile { colour "red" mark tokens "x" }\n')
     assert plain.program(2).source == hinted.program(2).source
 
@@ -119,7 +119,7 @@ def test_every_display_error_at_once_with_a_caret(tmp_path: Path) -> None:
 
 
 def write_base(tmp_path: Path) -> None:
-    (tmp_path / "base.rules").write_text(BASE + 'colour red = "#f00"\ncolour blue = "#00f"\n'
+    (tmp_path / "base.rules").write_text(BASE + 'palette red = "#f00"\npalette blue = "#00f"\n'
                                          'display Tile { colour "red" }\ndisplay Blank { icon "B" }\n')
 
 
@@ -165,20 +165,20 @@ def test_a_variant_removing_a_kind_is_told_to_remove_its_display(tmp_path: Path)
 
 
 def test_named_colours_are_the_files_own(tmp_path: Path) -> None:
-    """A colour's name means only what `colour NAME = ...` says: no name is built in, and a
+    """A colour's name means only what `palette NAME = ...` says: no name is built in, and a
     variant may change, add or remove names like any declaration."""
-    named = BASE + 'colour sea = "#3b82c4"\ndisplay Tile { colour by ground { Sea: "sea", Hill: "#888" } }\n'
+    named = BASE + 'palette sea = "#3b82c4"\ndisplay Tile { colour by ground { Sea: "sea", Hill: "#888" } }\n'
     rules = ruleforge.rules.Rules(tmp_path / "named.rules", named)
     assert rules.display["Tile"].colour == ByValue("ground", {"Sea": "#3b82c4", "Hill": "#888"})
     assert problems(tmp_path, 'display Tile { colour "red" }\n') == [
         (LINE, 23, "'red' is not a colour", "write #rgb or #rrggbb, or the name of one")]
-    assert problems(tmp_path, 'colour sea = "#3b82c4"\ndisplay Tile { colour "see" }\n') == [
+    assert problems(tmp_path, 'palette sea = "#3b82c4"\ndisplay Tile { colour "see" }\n') == [
         (LINE + 1, 23, "'see' is not a colour", "did you mean 'sea'?")]
-    assert problems(tmp_path, 'colour teal = "teal"\n') == [
-        (LINE, 15, "'teal' is not a colour", "write #rgb or #rrggbb")]
+    assert problems(tmp_path, 'palette teal = "teal"\n') == [
+        (LINE, 16, "'teal' is not a colour", "write #rgb or #rrggbb")]
     write_base(tmp_path)
-    changed = variant(tmp_path, 'replace colour red = "#c00"\n')
+    changed = variant(tmp_path, 'replace palette red = "#c00"\n')
     assert changed.display["Tile"].colour == "#c00"
     with pytest.raises(RulesError) as info:
-        variant(tmp_path, "remove colour red\n")
+        variant(tmp_path, "remove palette red\n")
     assert [d.message for d in info.value.diagnostics] == ["'red' is not a colour"]

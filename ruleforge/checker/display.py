@@ -161,7 +161,7 @@ def _by(h: ast.DisplayHint, colours: dict[str, str]) -> ByValue:
 
 def hints_of(d: ast.DisplayDecl, colours: dict[str, str]) -> KindDisplay:
     """The data of a checked `display` block (keys as a view writes values: `7`, `true`, `Water`;
-    a colour named by `colour NAME = ...` as its value)."""
+    a colour named by `palette NAME = ...` as its value)."""
     colour = icon = turn = None
     paths, marks = [], []
     for h in d.hints:

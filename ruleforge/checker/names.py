@@ -31,7 +31,7 @@ SUGGEST_BUDGET = 300_000
 ZONE_SHAPES = {"pile", "hand", "row", "grid"}
 DECLARATION_WORDS = {"game", "players", "extends", "option", "enum", "kind", "zone", "var", "def",
                      "components", "phase", "flow", "action", "when", "scoring", "ranking", "remove", "replace",
-                     "display", "colour"}
+                     "display", "palette"}
 
 
 @attrs.define

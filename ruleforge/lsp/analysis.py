@@ -29,7 +29,7 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 DECL_WORDS = {
     ast.EnumDecl: "enum", ast.KindDecl: "kind", ast.ZoneDecl: "zone", ast.VarDecl: "var",
     ast.DefDecl: "def", ast.ActionDecl: "action", ast.PhaseDecl: "phase", ast.ScoringDecl: "scoring",
-    ast.OptionDecl: "option", ast.ColourDecl: "colour",
+    ast.OptionDecl: "option", ast.ColourDecl: "palette",
 }
 
 
