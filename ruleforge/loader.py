@@ -77,6 +77,12 @@ def _parse_one(path: Path, sources: dict[str, str], origin: ast.Pos | None,
     return own, (extends[0] if extends else None)
 
 
+def read_rules_text(path: str | Path) -> str:
+    """The text of one rules file, as the parser reads it; every way of failing (no file, a
+    named pipe, bytes that are not text) is a RulesError naming the file."""
+    return _read(Path(path), {}, None)
+
+
 def _read(path: Path, sources: dict[str, str], origin: ast.Pos | None) -> str:
     """The text of `path`, decoded (UTF-8, or UTF-16/32 with a byte-order mark) and with its
     line ends made '\n'. A file that cannot be decoded is reported at the first bad byte."""

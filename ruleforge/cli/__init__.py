@@ -1,6 +1,6 @@
 """The `ruleforge` command line: check, play, simulate, score and replay games, draw a replay or
 a position as a picture, test their scoring examples, record a playthrough, count the decision
-sequences to a depth (perft), and mutate rules to see what the tests miss.
+sequences to a depth (perft), mutate rules to see what the tests miss, and format rules files.
 
 Every command turns bad input into one clear `error: ...` line (or the rules file's
 diagnostics) and a non-zero exit; a traceback only ever means a bug in ruleforge. One
@@ -24,7 +24,7 @@ COMMANDS = {
     "check": "check:check", "play": "play:play", "simulate": "simulate:simulate", "score": "score:score",
     "replay": "replay:replay", "test": "examples:test", "playthrough": "playthrough:playthrough",
     "compare": "compare:compare", "mutate": "mutate:mutate", "serve": "serve:serve", "view": "view:view",
-    "perft": "perft:perft", "lsp": "lsp:lsp",
+    "perft": "perft:perft", "lsp": "lsp:lsp", "fmt": "fmt:fmt",
 }
 
 
