@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Whitespace, _TokenType
@@ -33,7 +33,7 @@ GRAMMAR = VSCODE / "syntaxes" / "ruleforge.tmLanguage.json"
 INSTALL = "npm ci --prefix editors/vscode/grammar-test"
 RULES = sorted([*(ROOT / "games").glob("*.rules"), *(ROOT / "tests" / "synthetic").glob("*.rules")])
 
-Token = dict  # {line, start, end, text, scopes}, as tokenize.js prints it
+Token = dict[str, Any]  # {line, start, end, text, scopes}, as tokenize.js prints it
 
 # What a character is, by either highlighter. TextMate: the innermost scope that says (a name
 # inside `{...}` of a string is a name, the braces are the string's); Pygments: the token type.
@@ -124,9 +124,9 @@ def lines_of(text: str) -> list[str]:
     return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
 
 
-def per_character(tokens: list[Token], text: str, kind: Callable[[Token], str]) -> dict[tuple[int, int], str]:
-    """(line, column) -> kind of every character the tokens cover."""
-    return {(t["line"], col): kind(t) for t in tokens for col in range(t["start"], t["end"])}
+def textmate_per_character(tokens: list[Token]) -> dict[tuple[int, int], str]:
+    """(line, column) -> kind of every character the engine's tokens cover."""
+    return {(t["line"], col): textmate_kind(t["scopes"]) for t in tokens for col in range(t["start"], t["end"])}
 
 
 def pygments_per_character(text: str) -> dict[tuple[int, int], str]:
@@ -149,7 +149,7 @@ def pygments_per_character(text: str) -> dict[tuple[int, int], str]:
 def disagreements(tokens: list[Token], text: str) -> list[str]:
     """Where the two highlighters colour a character differently (bare TextMate text is
     punctuation to Pygments: the grammar leaves brackets unscoped)."""
-    tm = per_character(tokens, text, lambda t: textmate_kind(t["scopes"]))
+    tm = textmate_per_character(tokens)
     lines = lines_of(text)
     found = []
     for (line, col), py in sorted(pygments_per_character(text).items()):
