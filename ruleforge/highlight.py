@@ -65,7 +65,9 @@ def _words(words: frozenset[str] | set[str]) -> str:
 
 
 def _declaration(keywords: list[str], token: object) -> tuple[str, object]:
-    pattern = r"(?<![A-Za-z0-9_])(" + "|".join(keywords) + r")(\s+)(" + _NAME + ")" + _END
+    # the name on the keyword's line: `list of zone` ending a line does not declare the next line's `var`
+    # (and a TextMate grammar, read a line at a time, could not colour it so)
+    pattern = r"(?<![A-Za-z0-9_])(" + "|".join(keywords) + r")([ \t]+)(" + _NAME + ")" + _END
     return pattern, bygroups(Keyword.Declaration, Whitespace, token)
 
 

@@ -78,6 +78,14 @@ def test_unclosed_string_stops_at_its_line() -> None:
     assert of(Keyword, 'log "never closed\nlet x = 1') == ["log", "let"]
 
 
+def test_a_declaring_keyword_ending_a_line_declares_nothing_on_the_next() -> None:
+    """`list of zone` ends a line: the next line's `var` is still a keyword (as in the TextMate
+    grammar, which reads a line at a time: tests/test_textmate_engine.py compares the two)."""
+    text = "var walked per player: list of zone\nvar hunch per player: int = 3\n"
+    assert of(Keyword.Declaration, text) == ["var", "zone", "var"]
+    assert of(Name.Variable, text) == ["walked", "hunch"]
+
+
 def test_keywords_are_the_grammars() -> None:
     assert KEYWORDS == set(re.findall(r'"([a-z_]+)"', grammar_text()))  # as tests/test_docs.py reads them
     for word in KEYWORDS:
