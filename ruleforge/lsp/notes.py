@@ -3,9 +3,9 @@
 The docs folder is not in the wheel, so the passages are written once into
 `language_notes.json` beside this module: `python -m ruleforge.lsp.notes --write` after an edit
 of the docs (tests/test_lsp.py fails until the file is in step). For each word the passage is,
-best first: the section whose heading names it (`### \\`zone\\``); the rows of the tables that
+best first: the section whose heading names it (a heading of `zone`); the rows of the tables that
 document it (a statement, an aggregate, a grid function); a paragraph or list item that starts
-with it (`- \\`visible ...\\``, the `**Functions**:` line's items); a paragraph led by it in bold
+with it (a list item of `visible`, the items of the `**Functions**:` line); a paragraph led by it in bold
 (`**Tables**`); a row that merely names it (`with` in `swap A with B`); the first passage that
 calls it (`room(Z)`). Each note is short: a heading and at most `MAX_LINES` lines.
 """
@@ -16,6 +16,7 @@ import functools
 import json
 import re
 import sys
+import textwrap
 from importlib import resources
 from pathlib import Path
 
@@ -31,6 +32,7 @@ MAX_LINES = 15
 _STOP = re.compile(r"^## (Constructs|The games)")
 _SPAN = re.compile(r"`([^`]+)`")
 _LEAD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?=$|[\s(\"])")
+_ANCHOR = re.compile(r"\]\(#([a-z0-9-]+)\)")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LIST_OF_WORDS = re.compile(r"(\s*`[^`]+`\s*)+")  # the list of keywords: names every word, says nothing
@@ -113,13 +115,17 @@ class Notes:
         self.found: dict[str, dict[int, list[tuple[str, list[str]]]]] = {}
 
     def add(self, word: str | None, priority: int, title: str, lines: list[str]) -> None:
-        if word is None or word not in self.keep:
+        if word is None or word not in self.keep or not lines:
             return
         entries = self.found.setdefault(word, {}).setdefault(priority, [])
         if (title, lines) not in entries:
             entries.append((title, lines))
 
     def collect(self) -> dict[str, str]:
+        # The docs' examples are left out: they are long for a hover, and written in the words of
+        # the games they come from (as is a passage naming a file of games/), which the package
+        # does not hold.
+        self.blocks = [_without_games(b) for b in self.blocks if b.kind != "code"]
         for k, block in enumerate(self.blocks):
             if block.kind == "heading":
                 self._heading(k, block)
@@ -138,13 +144,23 @@ class Notes:
                         self.add(word, _MENTION, block.heading, block.lines)
         return {word: self.render(by) for word, by in sorted(self.found.items())}
 
-    def _heading(self, k: int, block: Block) -> None:
+    def _body(self, k: int) -> list[Block]:
+        """The blocks of the section headed by block k."""
         body: list[Block] = []
         for other in self.blocks[k + 1:]:
-            if other.kind == "heading" and other.level <= block.level:
+            if other.kind == "heading" and other.level <= self.blocks[k].level:
                 break
             if other.kind != "heading":
                 body.append(other)
+        return body
+
+    def _heading(self, k: int, block: Block) -> None:
+        body = self._body(k)
+        link = _ANCHOR.search(body[0].lines[0]) if len(body) == 1 and len(body[0].lines) == 1 else None
+        if link:  # "See [variants](#variants).": the section it sends to
+            target = next((n for n, b in enumerate(self.blocks)
+                           if b.kind == "heading" and _slug(b.heading) == link.group(1)), None)
+            body = self._body(target) if target is not None else body
         lines = _section_lines(body)
         for span in _SPAN.findall(block.heading):
             parts = _IDENT.findall(span)
@@ -178,7 +194,7 @@ class Notes:
                 self.add(_lead(span), _PARAGRAPH, block.heading, block.lines)
         elif text.startswith("`") and not _LIST_OF_WORDS.fullmatch(text):
             self.add(_lead(_SPAN.findall(text)[0]), _PARAGRAPH, block.heading, block.lines)
-        elif bold := re.match(r"\*\*([A-Za-z]+)", text):
+        elif block.kind == "para" and (bold := re.match(r"\*\*([A-Za-z]+)", text)):
             word = bold.group(1).lower()
             self.add(word if word in self.keep else word.rstrip("s"), _BOLD, block.heading, block.lines)
 
@@ -199,6 +215,23 @@ class Notes:
             out += text
             last_title, last_header = title, header
         return "\n".join(_cut([_clean(line) for line in out]))
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor, as GitHub makes it: "`end when`: the end" gives end-when-the-end."""
+    return re.sub(r"[^a-z0-9 _-]", "", heading.lower()).replace(" ", "-")
+
+
+def _without_games(block: Block) -> Block:
+    """The block without its sentences that name a file of games/ (rewrapped), or without its
+    rows that do."""
+    if "games/" not in " ".join(block.lines):
+        return block
+    if block.kind not in ("para", "item"):
+        return attrs.evolve(block, lines=[line for line in block.lines if "games/" not in line])
+    text = " ".join(line.strip() for line in block.lines)
+    kept = " ".join(s for s in re.split(r"(?<=[.;])\s+(?=[A-Z`])", text) if "games/" not in s)
+    return attrs.evolve(block, lines=textwrap.wrap(kept, 100, subsequent_indent="  " if block.kind == "item" else ""))
 
 
 def _section_lines(body: list[Block]) -> list[str]:
