@@ -360,8 +360,9 @@ def test_completion_by_place() -> None:
     from ruleforge.lsp.analysis import analyse
     from ruleforge.lsp.completion import complete
 
-    result, parsed = analyse(str(ROOT / "fewest.rules"), GOOD)
-    assert parsed
+    two_kinds = GOOD + "kind Marker { var spent: flag = false }\ndisplay Marker { turn 90 if spent }\n"
+    result, parsed = analyse(str(ROOT / "fewest.rules"), two_kinds)
+    assert parsed and not result.problems
 
     def offered(text: str, needle: str) -> dict[str, str]:
         position = _end(text, needle)
@@ -373,8 +374,10 @@ def test_completion_by_place() -> None:
     assert offered(GOOD, "zone pool: ") == {s: "shape" for s in ("pile", "hand", "row", "grid")}
     assert offered(GOOD, "Chip(") == {"value": "attribute"}
     assert set(offered(GOOD, "pile, visible everyone\n").values()) == {"keyword"}  # an item starts so
-    typed = GOOD + "\ndef cheapest(cs: list of Chip) = count(c for c in cs if c."
-    assert offered(typed, "if c.") == {"value": "attribute"}
+    typed = two_kinds + "def cheapest(cs: list of Chip) = count(c for c in cs if c."
+    assert offered(typed, "if c.") == {"value": "attribute"}  # the loop's source is a list of Chip
+    assert offered(two_kinds + "def any_value = count(c.", "(c.") == {"value": "attribute", "spent": "property"}
+    assert offered(two_kinds, "90 if ") == {"spent": "property"}
     types = offered(GOOD.replace("value: int", "value: "), "value: ")
     assert {"int", "flag", "text", "Chip", "player", "list"} <= set(types) and "pool" not in types
     assert offered(GOOD + "\n# a comment ", "a comment ") == {}

@@ -146,15 +146,13 @@ def builtins() -> list[Item]:
 
 
 def _all(symbols: list[Symbol]) -> Iterable[Symbol]:
+    """Every declared name, an enum's members after it (their detail is the enum's name)."""
     for symbol in symbols:
         yield symbol
-        yield from symbol.children
+        yield from (attrs.evolve(member, line_text=symbol.name) for member in symbol.children)
 
 
 def _declared(symbol: Symbol, rank: int = 1) -> Item:
-    if symbol.word == "enum member":
-        enum = symbol.line_text.split()[1] if symbol.line_text.startswith("enum ") else "enum member"
-        return Item(symbol.name, "enum member", enum, rank)
     return Item(symbol.name, symbol.word, symbol.line_text, rank)
 
 
@@ -209,9 +207,12 @@ class Names:
             obj = obj.children[0]
         if not isinstance(obj, Token) or obj.type != "NAME":
             return None
-        name = str(obj)
-        written = self.locals.get(name) if name in self.locals else self.facts.types.get(name)
+        written = self.type_of(str(obj))
         return written if written in self.facts.kinds else None
+
+    def type_of(self, name: str) -> str:
+        """A local's type as written or worked out, else a var's, def's or option's ('' unknown)."""
+        return self.locals[name] if name in self.locals else self.facts.types.get(name, "")
 
     def types(self) -> list[Item]:
         items = [Item(t, "type", "type", 0) for t in SIMPLE_TYPES]
@@ -242,9 +243,13 @@ class Names:
             return self.declared("kind", rank=0)
         if top in _NEW_NAME_AFTER or second in ("<param>", "<action_param>") or _header_paren(words):
             return []
-        owner = _open_brace_owner(words)
+        brace = _open_brace(words)
+        owner = words[brace - 1] if brace >= 1 else ""
         if owner == "COMPONENTS":
             return self._component(stack, words)
+        if brace >= 2 and words[brace - 2] == "DISPLAY" and top in ("BY", "IF", "MARK"):
+            return self.members(str(stack[brace - 1]))  # `colour by`, `turn 90 if`, `mark`: the kind's
+        owner = words[brace - 2] if brace >= 2 and owner == "NAME" else owner
         if owner == "KIND" and top in ("LBRACE", "<attr_decl>", "<prop_decl>", "<kind_label>"):
             return []
         if {"MOVE", "LET"} <= accepts:  # the start of a statement: a phase, or a variable assigned
@@ -293,15 +298,14 @@ def _header_paren(words: list[str]) -> bool:
     return len(words) >= 3 and words[-1] == "LPAR" and words[-2] == "NAME" and words[-3] in ("DEF", "PHASE", "ACTION")
 
 
-def _open_brace_owner(words: list[str]) -> str:
-    """The keyword that opened the innermost `{` still open (a closed block is reduced on the
-    stack, so an `LBRACE` left there is open): `COMPONENTS`, `KIND` (`kind NAME {`), ..."""
+def _open_brace(words: list[str]) -> int:
+    """Where the innermost `{` still open is on the stack (a closed block is reduced there, so
+    an `LBRACE` left is open), or -1: what precedes it says what is open (`components`, `kind
+    NAME`, `display NAME`)."""
     for k in range(len(words) - 1, -1, -1):
         if words[k] == "LBRACE":
-            if k >= 2 and words[k - 1] == "NAME":
-                return words[k - 2]
-            return words[k - 1] if k >= 1 else ""
-    return ""
+            return k
+    return -1
 
 
 def _zone_place(words: list[str]) -> bool:
@@ -344,7 +348,7 @@ def item_locals(tokens: list[Token], facts: Facts) -> dict[str, str]:
         elif prev in ("LET", "BEST") or (prev in ("FOR", "SORT") and after == "IN") or (
                 after == "IN" and prev in ("LPAR", "COMMA") and item[0].type == "ACTION"):
             source = str(item[k + 2]) if after == "IN" and k + 2 < len(item) and item[k + 2].type == "NAME" else ""
-            element = facts.types.get(source, "")
+            element = out.get(source) or facts.types.get(source, "")  # a parameter's type, or a name's
             out[str(tok)] = element[len("list of "):] if element.startswith("list of ") else ""
         elif prev == "FOR" and item[0].type in ("SCORING", "RANKING", "INVARIANT", "EXTEND"):
             out[str(tok)] = "player"
