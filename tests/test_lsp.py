@@ -369,6 +369,9 @@ def test_completion_by_place() -> None:
         items = complete(text, position["line"], position["character"], result.symbols, result.facts)
         return {i.label: i.what for i in items}
 
+    for statement in ('choose "more?": ', "turn together players: keep, "):
+        deciding = two_kinds.replace("turn p: keep", statement)
+        assert offered(deciding, statement) == {"keep": "action", "pass": "action"}
     assert offered(GOOD, "score ") == {"penalties": "scoring"}
     assert offered(GOOD, "into ") == {"penalty": "var"}
     assert offered(GOOD, "zone pool: ") == {s: "shape" for s in ("pile", "hand", "row", "grid")}
