@@ -272,7 +272,9 @@ class Names:
         if words[k] == "LPAR" and k > 0 and words[k - 1] == "NAME":
             kind = str(stack[k - 1])
             return [i for i in self.members(kind) if i.what == "attribute"] if kind in self.facts.kinds else []
-        return self.declared("kind", rank=0)
+        if words[-1] in ("LBRACE", "OF", "NAME") or words[-1].startswith("<"):  # where an entry may start
+            return self.declared("kind", rank=0)
+        return self.expression()  # an attribute's value, a count, a condition
 
 
 def _action_list(words: list[str]) -> bool:
