@@ -97,8 +97,7 @@ def blocks(markdown: str) -> list[Block]:
 
 def _clean(line: str) -> str:
     """Links to other pages and anchors mean nothing in a hover: their text is kept."""
-    line = _LINK.sub(r"\1", line)
-    return re.sub(r"^```rules\b.*", "```ruleforge", line)
+    return _LINK.sub(r"\1", line)
 
 
 def _lead(span: str) -> str | None:
@@ -192,8 +191,8 @@ class Notes:
         elif text.startswith("**Constants**"):
             for span in _SPAN.findall(text):
                 self.add(_lead(span), _PARAGRAPH, block.heading, block.lines)
-        elif text.startswith("`") and not _LIST_OF_WORDS.fullmatch(text):
-            self.add(_lead(_SPAN.findall(text)[0]), _PARAGRAPH, block.heading, block.lines)
+        elif (first := _SPAN.match(text)) and not _LIST_OF_WORDS.fullmatch(text):
+            self.add(_lead(first.group(1)), _PARAGRAPH, block.heading, block.lines)
         elif block.kind == "para" and (bold := re.match(r"\*\*([A-Za-z]+)", text)):
             word = bold.group(1).lower()
             self.add(word if word in self.keep else word.rstrip("s"), _BOLD, block.heading, block.lines)
@@ -247,14 +246,8 @@ def _section_lines(body: list[Block]) -> list[str]:
 
 
 def _cut(lines: list[str]) -> list[str]:
-    """At most `MAX_LINES` lines, a code block cut short closed again."""
-    if len(lines) <= MAX_LINES:
-        return lines
-    out = lines[:MAX_LINES - 1]
-    if sum(line.startswith("```") for line in out) % 2:
-        out.append("```")
-    out.append("…")
-    return out
+    """At most `MAX_LINES` lines, the last an ellipsis when some are left out."""
+    return lines if len(lines) <= MAX_LINES else [*lines[:MAX_LINES - 1], "…"]
 
 
 def build(markdown: str) -> dict[str, str]:
@@ -271,7 +264,7 @@ def notes() -> dict[str, str]:
     """The notes shipped with the package (an empty table if the file is missing)."""
     try:
         text = resources.files("ruleforge.lsp").joinpath(NOTES_FILE).read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
+    except OSError:
         return {}
     return json.loads(text)
 
