@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -190,7 +191,7 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
 
         hover = client.request("textDocument/hover", {**doc, "position": _at(GOOD, "kept(me)", 1)})
         assert "zone kept per player: pile, visible everyone" in hover["contents"]["value"]
-        assert client.request("textDocument/hover", {**doc, "position": {"line": 0, "character": 1}}) is None
+        assert client.request("textDocument/hover", {**doc, "position": {"line": 0, "character": 8}}) is None
 
         where = client.request("textDocument/definition", {**doc, "position": _at(GOOD, "kept(me)", 2)})
         assert where == {"uri": uri, "range": _range(GOOD, "zone kept", "kept")}
@@ -210,7 +211,7 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
 
         completion = client.request("textDocument/completion", {**doc, "position": {"line": 0, "character": 0}})
         labels = {item["label"] for item in completion["items"]}
-        assert {"action", "zone", "scoring", "repeat", "Chip", "kept", "penalties"} <= labels
+        assert {"action", "zone", "scoring"} <= labels and "repeat" not in labels  # what starts an item
 
         assert client.request("shutdown", None) is None
         client.notify("exit", {})
@@ -281,3 +282,124 @@ def test_ranges_count_utf16_units_as_lsp_does(tmp_path: Path) -> None:
     assert word_at(text, 2, 21) == "zz" and word_at(text, 2, 15) is None  # in a string: no name
     assert [(s.line, s.character) for s in occurrences(text, "x")] == [(2, 4)]  # not the "x" title
     assert document_path(None, "untitled:Untitled-1").endswith("untitled_Untitled-1")
+
+
+def _end(text: str, needle: str) -> dict[str, int]:
+    """The LSP position just after `needle`'s first occurrence (which may span lines)."""
+    before = text[:text.index(needle) + len(needle)]
+    return {"line": before.count("\n"), "character": len(before.split("\n")[-1])}
+
+
+def _labels(client: Client, uri: str, text: str, needle: str) -> dict[str, dict[str, Any]]:
+    """The completions at the end of `needle`'s first occurrence in `text`, by label."""
+    position = _end(text, needle)
+    found = client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": position})
+    return {item["label"]: item for item in found["items"]}
+
+
+def test_completion_follows_the_grammar_and_hover_reads_the_docs(tmp_path: Path) -> None:
+    """What is offered depends on where the cursor is: the grammar's keywords there and the
+    names that fit; a keyword or a built-in hovered shows its passage of docs/language.md."""
+    uri = (tmp_path / "fewest.rules").as_uri()
+    proc = _start()
+    try:
+        client = Client(proc)
+        client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
+                                                                "version": 1, "text": GOOD}})
+        client.notification("textDocument/publishDiagnostics")
+
+        top = _labels(client, uri, GOOD, "")  # the start of a top-level item
+        assert {"kind", "zone", "action", "scoring", "flow"} <= set(top) and not {"move", "deal", "Chip"} & set(top)
+        assert top["zone"]["kind"] == 14  # CompletionItemKind.Keyword
+        block = _labels(client, uri, GOOD, '"keep {c}" {\n  ')  # the start of a statement (an action's body)
+        assert {"move", "deal", "turn", "shuffle"} <= set(block) and not {"kind", "zone", "pool"} & set(block)
+
+        versions = iter(range(2, 100))
+
+        def edit(text: str) -> None:
+            client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": next(versions)},
+                                                     "contentChanges": [{"text": text}]})
+
+        dotted = GOOD + "\ndef red(c: Chip) = c."  # does not parse: the names of the last good text
+        edit(dotted)
+        members = _labels(client, uri, dotted, "= c.")
+        assert set(members) == {"value"} and "Chip" in members["value"]["detail"]
+        choosing = GOOD.replace("turn p: keep", "turn p: ke")  # a half-typed action's name
+        edit(choosing)
+        actions = _labels(client, uri, choosing, "turn p: ke")
+        assert {"keep", "pass"} <= set(actions) and not {"pool", "kept", "penalty", "repeat"} & set(actions)
+        assert actions["keep"]["kind"] == 2 and "action keep" in actions["keep"]["detail"]  # Method
+        moving = GOOD.replace("move c to kept(me)", "move c to ")
+        edit(moving)
+        zones = _labels(client, uri, moving, "move c to ")
+        assert zones["kept"]["sortText"] < zones["count"]["sortText"]  # zones first where one is expected
+        broken = "zone )\n" + GOOD  # an error before the cursor: everything is offered
+        edit(broken)
+        assert {"kind", "move", "keep", "kept"} <= set(_labels(client, uri, broken, '"keep {c}" {\n  '))
+
+        edit(GOOD)
+        doc = {"textDocument": {"uri": uri}}
+        keyword = client.request("textDocument/hover", {**doc, "position": _at(GOOD, "move c", 1)})
+        assert "`move X to Z" in keyword["contents"]["value"]
+        builtin = client.request("textDocument/hover", {**doc, "position": _at(GOOD, "sum(", 1)})
+        assert "sum of ints" in builtin["contents"]["value"]
+        declared = client.request("textDocument/hover", {**doc, "position": _at(GOOD, "kept(me)", 1)})
+        assert "zone kept per player" in declared["contents"]["value"]  # a declared name wins
+        client.request("shutdown", None)
+        client.notify("exit", {})
+        assert proc.wait(timeout=DEADLINE) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_completion_by_place() -> None:
+    """The places the server test does not visit, on the pure function."""
+    from ruleforge.lsp.analysis import analyse
+    from ruleforge.lsp.completion import complete
+
+    two_kinds = GOOD + "kind Marker { var spent: flag = false }\ndisplay Marker { turn 90 if spent }\n"
+    result, parsed = analyse(str(ROOT / "fewest.rules"), two_kinds)
+    assert parsed and not result.problems
+
+    def offered(text: str, needle: str) -> dict[str, str]:
+        position = _end(text, needle)
+        items = complete(text, position["line"], position["character"], result.symbols, result.facts)
+        return {i.label: i.what for i in items}
+
+    for statement in ('choose "more?": ', "turn together players: keep, "):
+        deciding = two_kinds.replace("turn p: keep", statement)
+        assert offered(deciding, statement) == {"keep": "action", "pass": "action"}
+    assert offered(GOOD, "score ") == {"penalties": "scoring"}
+    assert offered(GOOD, "into ") == {"penalty": "var"}
+    assert offered(GOOD, "zone pool: ") == {s: "shape" for s in ("pile", "hand", "row", "grid")}
+    assert offered(GOOD, "Chip(") == {"value": "attribute"}
+    assert set(offered(GOOD, "pile, visible everyone\n").values()) == {"keyword"}  # an item starts so
+    typed = two_kinds + "def cheapest(cs: list of Chip) = count(c for c in cs if c."
+    assert offered(typed, "if c.") == {"value": "attribute"}  # the loop's source is a list of Chip
+    assert offered(two_kinds + "def any_value = count(c.", "(c.") == {"value": "attribute", "spent": "property"}
+    assert offered(two_kinds, "90 if ") == {"spent": "property"}
+    types = offered(GOOD.replace("value: int", "value: "), "value: ")
+    assert {"int", "flag", "text", "Chip", "player", "list"} <= set(types) and "pool" not in types
+    assert offered(GOOD + "\n# a comment ", "a comment ") == {}
+
+
+def test_hover_notes_are_in_step_with_the_docs() -> None:
+    """ruleforge/lsp/language_notes.json is docs/language.md's passages: written again with
+    `python -m ruleforge.lsp.notes --write` after an edit of the docs."""
+    from ruleforge.lsp import notes
+
+    fresh = notes.dumps(notes.build((ROOT / "docs" / "language.md").read_text(encoding="utf-8")))
+    committed = (ROOT / "ruleforge" / "lsp" / notes.NOTES_FILE).read_text(encoding="utf-8")
+    assert fresh == committed, "run: python -m ruleforge.lsp.notes --write"
+    table = notes.notes()
+    assert {"zone", "turn", "move", "deal", "best", "count", "argmax", "pass", "me"} <= set(table)
+    assert table["zone"].startswith("**`zone`**") and table["argmax"].startswith("**Aggregates**")
+    assert all(len(note.split("\n")) <= notes.MAX_LINES for note in table.values())
+    # the docs' examples are the games' words, which the package does not hold (the notes leave them out)
+    from test_engine_names_no_game import game_words
+
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(game_words()))) + r")\b", re.IGNORECASE)
+    assert not [word for word, note in table.items() if pattern.search(note)]

@@ -25,6 +25,7 @@ def test_wheel_holds_the_cli_package_and_the_grammar(tmp_path: Path) -> None:
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "ruleforge").rglob("*.py")}
     assert modules <= names, modules - names
     assert {"ruleforge/cli/__init__.py", "ruleforge/cli/play.py", "ruleforge/grammar/ruleforge.lark"} <= names
+    assert "ruleforge/lsp/language_notes.json" in names  # the language server's hover notes
     entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     entries = zipfile.ZipFile(wheel).read(entry).decode()
     assert "ruleforge = ruleforge.__main__:run" in entries

@@ -19,6 +19,7 @@ from ..checker import check
 from ..diagnostics import Diagnostic, RulesError
 from ..loader import load_source
 from ..parser import grammar_text
+from .facts import Facts, facts_of
 
 # The tokens a reference search walks: strings and comments are matched so that a name inside
 # them is skipped, not found.
@@ -75,6 +76,7 @@ class Symbol:
 class Analysis:
     problems: list[Problem]
     symbols: list[Symbol]  # the document's own declarations first, then its bases'
+    facts: Facts = attrs.Factory(Facts)  # kinds' members and names' types, for completion
 
 
 def utf16(line: str, column: int) -> int:
@@ -123,9 +125,10 @@ def analyse(path: str, text: str) -> tuple[Analysis, bool]:
         decls, sources = load_source(path, text)
     except RulesError as err:
         return Analysis([_problem(d, path, lines) for d in err.diagnostics], []), False
-    errors = check(decls, sources).errors
+    checker = check(decls, sources)
+    errors = checker.errors
     problems = [_problem(d, path, lines) for d in sorted(errors, key=lambda d: (d.pos.line, d.pos.column))]
-    return Analysis(problems, symbols(decls, sources, path)), True
+    return Analysis(problems, symbols(decls, sources, path), facts_of(checker)), True
 
 
 def symbols(decls: list[ast.Decl], sources: dict[str, str], path: str) -> list[Symbol]:

@@ -20,15 +20,29 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
-from . import analysis
+from . import analysis, completion, notes
 from .analysis import Analysis, Span, Symbol
+from .facts import Facts
 
 # What an outline shows each declaration as.
 _SYMBOL_KINDS = {
     "enum": lsp.SymbolKind.Enum, "enum member": lsp.SymbolKind.EnumMember, "kind": lsp.SymbolKind.Class,
     "zone": lsp.SymbolKind.Array, "var": lsp.SymbolKind.Variable, "def": lsp.SymbolKind.Function,
     "action": lsp.SymbolKind.Method, "phase": lsp.SymbolKind.Event, "scoring": lsp.SymbolKind.Module,
-    "option": lsp.SymbolKind.Property,
+    "option": lsp.SymbolKind.Property, "palette": lsp.SymbolKind.Constant,
+}
+# What a completion is shown as, by `completion.Item.what`.
+_COMPLETION_KINDS = {
+    "keyword": lsp.CompletionItemKind.Keyword, "kind": lsp.CompletionItemKind.Class,
+    "enum": lsp.CompletionItemKind.Enum, "enum member": lsp.CompletionItemKind.EnumMember,
+    "zone": lsp.CompletionItemKind.Struct, "var": lsp.CompletionItemKind.Variable,
+    "def": lsp.CompletionItemKind.Function, "action": lsp.CompletionItemKind.Method,
+    "phase": lsp.CompletionItemKind.Event, "scoring": lsp.CompletionItemKind.Module,
+    "option": lsp.CompletionItemKind.Constant, "palette": lsp.CompletionItemKind.Color,
+    "attribute": lsp.CompletionItemKind.Field, "property": lsp.CompletionItemKind.Property,
+    "function": lsp.CompletionItemKind.Function, "constant": lsp.CompletionItemKind.Constant,
+    "variable": lsp.CompletionItemKind.Variable, "local": lsp.CompletionItemKind.Variable,
+    "type": lsp.CompletionItemKind.TypeParameter, "shape": lsp.CompletionItemKind.Value,
 }
 
 
@@ -49,7 +63,7 @@ class RulesServer(LanguageServer):
         path = analysis.document_path(to_fs_path(uri), uri)
         result, parsed = analysis.analyse(path, document.source)
         if not parsed and uri in self.results:
-            result.symbols = self.results[uri].symbols
+            result.symbols, result.facts = self.results[uri].symbols, self.results[uri].facts
         self.results[uri] = result
         diagnostics = [_diagnostic(p) for p in result.problems]
         params = lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version)
@@ -118,9 +132,13 @@ def build() -> RulesServer:
     def hover(ls: RulesServer, params: lsp.HoverParams) -> lsp.Hover | None:
         uri = params.text_document.uri
         symbol = ls.symbol_at(uri, params.position)
-        if symbol is None:
-            return None
-        text = f"```ruleforge\n{symbol.line_text}\n```\n{symbol.word} `{symbol.name}`"
+        if symbol is not None:
+            text = f"```ruleforge\n{symbol.line_text}\n```\n{symbol.word} `{symbol.name}`"
+        else:  # a keyword or a built-in: its passage of docs/language.md
+            word = ls.word(uri, params.position)
+            text = notes.notes().get(word or "", "")
+            if not text:
+                return None
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -159,15 +177,14 @@ def build() -> RulesServer:
         return lsp.WorkspaceEdit(changes={uri: edits})
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
-    def completion(ls: RulesServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        items = [lsp.CompletionItem(label=k, kind=lsp.CompletionItemKind.Keyword) for k in analysis.keywords()]
-        seen = set()
-        for symbol in ls.symbols(params.text_document.uri):
-            for s in (symbol, *symbol.children):
-                if s.name not in seen:
-                    seen.add(s.name)
-                    items.append(lsp.CompletionItem(label=s.name, kind=lsp.CompletionItemKind.Reference,
-                                                    detail=s.line_text))
+    def complete(ls: RulesServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        """What the grammar accepts at the cursor: its keywords, and the names that fit there."""
+        uri = params.text_document.uri
+        result = ls.results.get(uri)
+        found = completion.complete(ls.workspace.get_text_document(uri).source, params.position.line,
+                                    params.position.character, ls.symbols(uri), result.facts if result else Facts())
+        items = [lsp.CompletionItem(label=i.label, kind=_COMPLETION_KINDS.get(i.what, lsp.CompletionItemKind.Text),
+                                    detail=i.detail, sort_text=f"{i.rank}{i.label}") for i in found]
         return lsp.CompletionList(is_incomplete=False, items=items)
 
     return server
