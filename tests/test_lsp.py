@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from stopping import ROOT
 
+from ruleforge.formatter import format_text
+
 pytest.importorskip("pygls")
 
 DEADLINE = 60  # seconds: a hang guard
@@ -163,7 +165,7 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
                                              "capabilities": {}})
         capabilities = init["capabilities"]
         for feature in ("hoverProvider", "definitionProvider", "referencesProvider", "renameProvider",
-                        "documentSymbolProvider",
+                        "documentSymbolProvider", "documentFormattingProvider",
                         "completionProvider"):
             assert capabilities.get(feature) is not None, feature
         client.notify("initialized", {})
@@ -212,6 +214,27 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
         completion = client.request("textDocument/completion", {**doc, "position": {"line": 0, "character": 0}})
         labels = {item["label"] for item in completion["items"]}
         assert {"action", "zone", "scoring"} <= labels and "repeat" not in labels  # what starts an item
+
+        # formatting: one edit of the whole text, to `ruleforge fmt`'s layout; none while it does not parse
+        messy = GOOD.replace("kind Chip {", "kind   Chip{") + "var   last : int=0"
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
+                                                 "contentChanges": [{"text": messy}]})
+        client.notification("textDocument/publishDiagnostics")
+        options = {**doc, "options": {"tabSize": 2, "insertSpaces": True}}
+        [edit] = client.request("textDocument/formatting", options)
+        lines = messy.split("\n")
+        assert edit["range"] == {"start": {"line": 0, "character": 0},
+                                 "end": {"line": len(lines) - 1, "character": len(lines[-1])}}
+        assert edit["newText"] == format_text(messy)
+        assert "kind Chip {\n" in edit["newText"] and edit["newText"].endswith("var last: int = 0\n")
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 4},
+                                                 "contentChanges": [{"text": edit["newText"]}]})
+        client.notification("textDocument/publishDiagnostics")
+        assert client.request("textDocument/formatting", options) == []
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 5},
+                                                 "contentChanges": [{"text": BROKEN + "kind {"}]})
+        client.notification("textDocument/publishDiagnostics")
+        assert client.request("textDocument/formatting", options) is None
 
         assert client.request("shutdown", None) is None
         client.notify("exit", {})

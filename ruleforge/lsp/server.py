@@ -20,6 +20,8 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
+from ..diagnostics import RulesError
+from ..formatter import FormatterBug, format_text
 from . import analysis, completion, notes
 from .analysis import Analysis, Span, Symbol
 from .facts import Facts
@@ -186,6 +188,22 @@ def build() -> RulesServer:
         items = [lsp.CompletionItem(label=i.label, kind=_COMPLETION_KINDS.get(i.what, lsp.CompletionItemKind.Text),
                                     detail=i.detail, sort_text=f"{i.rank}{i.label}") for i in found]
         return lsp.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: RulesServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+        """The document in `ruleforge fmt`'s layout, as one edit of the whole text; nothing while
+        it does not parse (its diagnostics say why)."""
+        uri = params.text_document.uri
+        text = ls.workspace.get_text_document(uri).source
+        try:
+            formatted = format_text(text, analysis.document_path(to_fs_path(uri), uri))
+        except (RulesError, FormatterBug):
+            return None
+        if formatted == text:
+            return []
+        lines = text.split("\n")
+        end = lsp.Position(len(lines) - 1, analysis.utf16(lines[-1], len(lines[-1])))
+        return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=formatted)]
 
     return server
 
