@@ -40,6 +40,12 @@ def _parser() -> Lark:
     )
 
 
+def lark_parser() -> Lark:
+    """The language's Lark parser (LALR, starts `start` and `expr`), for the tools that read
+    rules text below the syntax tree: mutation, completion."""
+    return _parser()
+
+
 BIGGEST_NUMBER = 2**63 - 1  # as saved states allow
 _BIGGEST_TEXT = str(BIGGEST_NUMBER)
 

@@ -272,6 +272,24 @@ def test_a_variant_is_checked_with_its_base(tmp_path: Path) -> None:
         refused = client.request_error("textDocument/rename", {**doc, "position": _at(fixed, "pool", 1),
                                                                "newName": "bag"})
         assert "declared in" in refused["message"] and "base.rules" in refused["message"]
+
+        # references reach across `extends`: from the variant into its base, and from the base
+        # (once open) into the open variants that extend it; a rename in the base follows them
+        base_uri = (tmp_path / "base.rules").as_uri()
+        uses_in_base = len(re.findall(r"\bpool\b", GOOD))
+        refs = client.request("textDocument/references", {**doc, "position": _at(fixed, "pool", 1),
+                                                          "context": {"includeDeclaration": True}})
+        assert sorted((r["uri"] == uri, r["range"]["start"]["line"]) for r in refs)[-1] == (True, 4)
+        assert [r["uri"] for r in refs].count(base_uri) == uses_in_base and len(refs) == uses_in_base + 1
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": base_uri, "languageId": "ruleforge",
+                                                                "version": 1, "text": GOOD}})
+        client.notification("textDocument/publishDiagnostics")
+        from_base = {"textDocument": {"uri": base_uri}, "position": _at(GOOD, "zone pool", 6)}
+        refs = client.request("textDocument/references", {**from_base, "context": {"includeDeclaration": True}})
+        assert [r["uri"] for r in refs].count(uri) == 1 and len(refs) == uses_in_base + 1
+        renamed = client.request("textDocument/rename", {**from_base, "newName": "bag"})["changes"]
+        assert set(renamed) == {base_uri, uri} and len(renamed[base_uri]) == uses_in_base
+        assert renamed[uri] == [{"range": _range(fixed, "count(pool)", "pool"), "newText": "bag"}]
         client.request("shutdown", None)
         client.notify("exit", {})
         assert proc.wait(timeout=DEADLINE) == 0

@@ -77,6 +77,7 @@ class Analysis:
     problems: list[Problem]
     symbols: list[Symbol]  # the document's own declarations first, then its bases'
     facts: Facts = attrs.Factory(Facts)  # kinds' members and names' types, for completion
+    bases: dict[str, str] = attrs.Factory(dict)  # the files it extends, as read: path -> text
 
 
 def utf16(line: str, column: int) -> int:
@@ -128,7 +129,13 @@ def analyse(path: str, text: str) -> tuple[Analysis, bool]:
     checker = check(decls, sources)
     errors = checker.errors
     problems = [_problem(d, path, lines) for d in sorted(errors, key=lambda d: (d.pos.line, d.pos.column))]
-    return Analysis(problems, symbols(decls, sources, path), facts_of(checker)), True
+    bases = {file: source for file, source in sources.items() if not same_file(file, path)}
+    return Analysis(problems, symbols(decls, sources, path), facts_of(checker), bases), True
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (a base is named as `extends` wrote it, relative)."""
+    return Path(a).resolve() == Path(b).resolve()
 
 
 def symbols(decls: list[ast.Decl], sources: dict[str, str], path: str) -> list[Symbol]:
@@ -228,6 +235,6 @@ def rename_problem(symbol: Symbol, path: str, new_name: str) -> str | None:
         return f"'{new_name[:40]}' is not a name: letters, digits and _, not starting with a digit"
     if new_name in keywords():
         return f"'{new_name}' is a keyword of the language"
-    if Path(symbol.file).resolve() != Path(path).resolve():
+    if not same_file(symbol.file, path):
         return f"'{symbol.name}' is declared in {symbol.file}: rename it there"
     return None

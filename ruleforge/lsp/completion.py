@@ -21,7 +21,7 @@ from lark.exceptions import LarkError
 
 from .. import lexical
 from ..checker import AGGREGATES, BUILTIN_ENUMS, CONSTANTS, END_FLAGS, FUNCTIONS, ZONE_SHAPES
-from ..parser import _parser
+from ..parser import lark_parser
 from .analysis import Symbol, from_utf16, keywords
 from .facts import Facts
 
@@ -61,7 +61,7 @@ class Item:
 def _literals() -> dict[str, str]:
     """Each keyword terminal's name (`ZONE`, `__ANON_1`) and its word; `per player` for PER."""
     out = {"PER": "per player"}
-    for terminal in _parser().terminals:
+    for terminal in lark_parser().terminals:
         value = getattr(terminal.pattern, "value", "")
         if terminal.pattern.type == "str" and re.fullmatch(r"[a-z_]+", value):
             out[terminal.name] = value
@@ -119,7 +119,7 @@ def parse_prefix(prefix: str) -> tuple[list, list[Token], set[str]] | None:
     if len(prefix) > MAX_PREFIX:
         return None
     try:
-        interactive = _parser().parse_interactive(lexical.normalize(prefix), start="start")
+        interactive = lark_parser().parse_interactive(lexical.normalize(prefix), start="start")
         tokens = interactive.exhaust_lexer()
         accepts = interactive.accepts()
     except (LarkError, RecursionError):

@@ -65,7 +65,8 @@ class RulesServer(LanguageServer):
         path = analysis.document_path(to_fs_path(uri), uri)
         result, parsed = analysis.analyse(path, document.source)
         if not parsed and uri in self.results:
-            result.symbols, result.facts = self.results[uri].symbols, self.results[uri].facts
+            last = self.results[uri]
+            result.symbols, result.facts, result.bases = last.symbols, last.facts, last.bases
         self.results[uri] = result
         diagnostics = [_diagnostic(p) for p in result.problems]
         params = lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version)
@@ -82,6 +83,20 @@ class RulesServer(LanguageServer):
     def word(self, uri: str, position: lsp.Position) -> str | None:
         text = self.workspace.get_text_document(uri).source
         return analysis.word_at(text, position.line, position.character)
+
+    def texts_using(self, uri: str, with_bases: bool = True) -> dict[str, str]:
+        """Where the names of a document are used: the document, the files it extends (as last
+        read) and the open documents that extend it; uri -> text."""
+        texts = {uri: self.workspace.get_text_document(uri).source}
+        path = analysis.document_path(to_fs_path(uri), uri)
+        result = self.results.get(uri)
+        if with_bases and result is not None:
+            for file, text in result.bases.items():
+                texts.setdefault(from_fs_path(file) or file, text)
+        for other_uri, other in self.results.items():
+            if other_uri not in texts and any(analysis.same_file(file, path) for file in other.bases):
+                texts[other_uri] = self.workspace.get_text_document(other_uri).source
+        return texts
 
     def symbol_at(self, uri: str, position: lsp.Position) -> Symbol | None:
         """The declaration of the name under the cursor, if the document (or its base) has one."""
@@ -158,13 +173,14 @@ def build() -> RulesServer:
         symbol = ls.symbol_at(uri, params.position)
         if symbol is None:
             return []
-        text = ls.workspace.get_text_document(uri).source
-        return [lsp.Location(uri=uri, range=_range(span)) for span in analysis.occurrences(text, symbol.name)]
+        return [lsp.Location(uri=where, range=_range(span)) for where, text in ls.texts_using(uri).items()
+                for span in analysis.occurrences(text, symbol.name)]
 
     @server.feature(lsp.TEXT_DOCUMENT_RENAME)
     def rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
         """Every use of a name this document declares, renamed (by name, as references are
-        found); a name declared in a base file is renamed there, not here: refused."""
+        found) in it and in the open documents that extend it; a name declared in a base file
+        is renamed there, not here: refused (other variants of the base may use it)."""
         uri = params.text_document.uri
         symbol = ls.symbol_at(uri, params.position)
         if symbol is None:
@@ -173,10 +189,10 @@ def build() -> RulesServer:
         problem = analysis.rename_problem(symbol, path, params.new_name)
         if problem is not None:
             raise JsonRpcInvalidParams(problem)
-        text = ls.workspace.get_text_document(uri).source
-        edits = [lsp.TextEdit(range=_range(span), new_text=params.new_name)
-                 for span in analysis.occurrences(text, symbol.name)]
-        return lsp.WorkspaceEdit(changes={uri: edits})
+        changes = {where: [lsp.TextEdit(range=_range(span), new_text=params.new_name)
+                           for span in analysis.occurrences(text, symbol.name)]
+                   for where, text in ls.texts_using(uri, with_bases=False).items()}
+        return lsp.WorkspaceEdit(changes={where: edits for where, edits in changes.items() if edits})
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
     def complete(ls: RulesServer, params: lsp.CompletionParams) -> lsp.CompletionList:

@@ -9,7 +9,7 @@ import random
 import attrs
 
 from .. import lexical
-from ..parser import _parser
+from ..parser import lark_parser
 from ..rules import Rules
 from .operators import all_splices
 
@@ -57,7 +57,7 @@ def generate(rules: Rules) -> list[Mutant]:
     """Every single-point mutant of the rules file itself (not of the files it extends), in
     file order; splices that give a text already given are dropped as duplicates."""
     text = source_text(rules)
-    tree = _parser().parse(text, start="start")
+    tree = lark_parser().parse(text, start="start")
     seen = {text}
     out: list[Mutant] = []
     for s in all_splices(tree, text, rules.model):
