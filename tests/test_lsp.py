@@ -7,6 +7,7 @@ killed when the test ends, whatever happened.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +145,22 @@ def _start() -> subprocess.Popen[bytes]:
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
+@contextlib.contextmanager
+def serving() -> Iterator[Client]:
+    """A server started for one test, its client, and at the end the protocol's own goodbye
+    (shutdown, exit, exit status 0); killed whatever happened."""
+    proc = _start()
+    try:
+        client = Client(proc)
+        yield client
+        assert client.request("shutdown", None) is None
+        client.notify("exit", {})
+        assert proc.wait(timeout=DEADLINE) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def _at(text: str, needle: str, offset: int = 0) -> dict[str, int]:
     """The LSP position of `needle`'s first occurrence (plus `offset` characters)."""
     before = text[:text.index(needle)]
@@ -158,9 +176,7 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
     path = tmp_path / "fewest.rules"
     path.write_text(GOOD, encoding="utf-8")
     uri = path.as_uri()
-    proc = _start()
-    try:
-        client = Client(proc)
+    with serving() as client:
         init = client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(),
                                              "capabilities": {}})
         capabilities = init["capabilities"]
@@ -236,12 +252,6 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
         client.notification("textDocument/publishDiagnostics")
         assert client.request("textDocument/formatting", options) is None
 
-        assert client.request("shutdown", None) is None
-        client.notify("exit", {})
-        assert proc.wait(timeout=DEADLINE) == 0
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def test_a_variant_is_checked_with_its_base(tmp_path: Path) -> None:
@@ -250,9 +260,7 @@ def test_a_variant_is_checked_with_its_base(tmp_path: Path) -> None:
     variant = ('extends "base.rules"\ngame "Fewer"\n\nreplace var penalty per player: int = nope\n'
                'def left = count(pool)\n')
     uri = (tmp_path / "variant.rules").as_uri()  # never written: the editor's buffer is all there is
-    proc = _start()
-    try:
-        client = Client(proc)
+    with serving() as client:
         client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
         client.notify("initialized", {})
         client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
@@ -290,12 +298,6 @@ def test_a_variant_is_checked_with_its_base(tmp_path: Path) -> None:
         renamed = client.request("textDocument/rename", {**from_base, "newName": "bag"})["changes"]
         assert set(renamed) == {base_uri, uri} and len(renamed[base_uri]) == uses_in_base
         assert renamed[uri] == [{"range": _range(fixed, "count(pool)", "pool"), "newText": "bag"}]
-        client.request("shutdown", None)
-        client.notify("exit", {})
-        assert proc.wait(timeout=DEADLINE) == 0
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def test_without_pygls_the_command_names_the_extra() -> None:
@@ -342,9 +344,7 @@ def test_completion_follows_the_grammar_and_hover_reads_the_docs(tmp_path: Path)
     """What is offered depends on where the cursor is: the grammar's keywords there and the
     names that fit; a keyword or a built-in hovered shows its passage of docs/language.md."""
     uri = (tmp_path / "fewest.rules").as_uri()
-    proc = _start()
-    try:
-        client = Client(proc)
+    with serving() as client:
         client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
         client.notify("initialized", {})
         client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
@@ -388,12 +388,6 @@ def test_completion_follows_the_grammar_and_hover_reads_the_docs(tmp_path: Path)
         assert "sum of ints" in builtin["contents"]["value"]
         declared = client.request("textDocument/hover", {**doc, "position": _at(GOOD, "kept(me)", 1)})
         assert "zone kept per player" in declared["contents"]["value"]  # a declared name wins
-        client.request("shutdown", None)
-        client.notify("exit", {})
-        assert proc.wait(timeout=DEADLINE) == 0
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def test_completion_by_place() -> None:
