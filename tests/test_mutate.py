@@ -20,6 +20,7 @@ from ruleforge.mutation.runner import default_test
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = "tests/synthetic/mutants.rules"
+SYNTHETIC = Path(__file__).parent / "synthetic"
 
 # What the examples leave loose, by hand. They pin every scoring item down, so every change to
 # `scoring points` (and to `reds`, and to `final`, which the total reads) is caught. They say
@@ -322,3 +323,21 @@ def test_ctrl_c_keeps_the_mutants_run_so_far(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_a_whole_run_says_it_was_not_interrupted(report: dict) -> None:
     assert (report["interrupted"], report["planned"]) == (False, None)
+
+
+def test_the_move_counts_beside_the_rules_catch_mutants(tmp_path: Path) -> None:
+    """`ruleforge test` checks the move counts kept beside a rules file, so mutation testing
+    runs them too: a file with no examples and no records, only its counts, catches the mutants
+    that change what can be played, each caught naming the depths that moved."""
+    path = tmp_path / "pick.rules"
+    shutil.copy(SYNTHETIC / "pick.rules", path)
+    rules = ruleforge.load(path)
+    mutant = next(m for m in generate(rules) if m.what == "3 -> 4")  # a fourth token in the pool
+    bad = ruleforge.rules.Rules(str(path), mutant.apply(source_text(rules)))
+    assert default_test(bad, str(path)) == []  # nothing to catch it yet
+    result = run("perft", str(path), "--depth", "2", "--write")
+    assert result.exit_code == 0, result.output
+    assert default_test(rules, str(path)) == []
+    assert default_test(bad, str(path)) == ["perft 2p seed 0: depth 1: expected 3, actual 4; "
+                                            "depth 2: expected 6, actual 12"]
+

@@ -23,8 +23,8 @@ from ..rules import Rules
 from .common import EXIT_INTERRUPTED, echo, err_console, fail, guarded, load_rules
 from .simulate import usable_jobs
 
-DEFAULT_TESTS = ("the examples, the recorded playthroughs (ruleforge test) and a trial game per player count "
-                 "(ruleforge check)")
+DEFAULT_TESTS = ("the examples, the recorded playthroughs and the move counts (ruleforge test), "
+                 "and a trial game per player count (ruleforge check)")
 
 
 @click.command("mutate")

@@ -19,7 +19,7 @@ from .. import limits
 from ..diagnostics import GameError, RulesError
 from ..playthrough import PlaythroughError, playthrough
 from ..rules import Rules
-from ..testing import Outcome
+from ..testing import Outcome, PerftOutcome
 from ..testing.runner import TestResult, run_tests
 from .mutants import Mutant
 
@@ -70,13 +70,13 @@ class TimedOut(BaseException):
 
 def default_test(rules: Rules, path: str, trusted_agents: tuple[str, ...] = ()) -> list[str]:
     """The checks that fail: what `ruleforge test` runs for the file (its examples and its
-    bases', then the playthroughs recorded beside it), stopping at the first failure, and if
+    bases', then the playthroughs and the move counts kept beside it), stopping at the first failure, and if
     all pass one trial game per player count as `ruleforge check` plays it. Each failing check
     is one line naming it; an empty list means every check passed. `trusted_agents` are the
     agents of code a record may name (a record names only built-in ones otherwise)."""
-    # The move counts are left out: they would catch many mutants, but they move what each game's
-    # mutants file records as caught, and cost every surviving mutant a walk per entry.
-    run = run_tests(rules, path, stop_at_first_failure=True, trusted_agents=trusted_agents, perft=False)
+    # The move counts come last (run_tests' order): only a mutant every other test let through
+    # pays for their walks.
+    run = run_tests(rules, path, stop_at_first_failure=True, trusted_agents=trusted_agents)
     failing = [_failure(result) for result in run.results if not result.passed]
     if failing:
         return failing
@@ -94,7 +94,10 @@ def _failure(result: TestResult) -> str:
         detail = outcome.error if outcome.error is not None else ", ".join(
             f"{c.label} {c.expected} -> {c.actual}" for c in outcome.failed_checks)
         return f"example '{outcome.example.name}' ({outcome.example.origin.name}): {detail}"
-    detail = outcome.error if outcome.error is not None else f"differs from {outcome.where}"
+    if isinstance(outcome, PerftOutcome):  # the depths whose counts moved, between the heading and the advice
+        detail = outcome.error if outcome.error is not None else "; ".join(outcome.report()[1:-1])
+    else:
+        detail = outcome.error if outcome.error is not None else f"differs from {outcome.where}"
     return f"{result.name}: {detail}"
 
 
