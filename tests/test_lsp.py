@@ -181,7 +181,7 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
                                              "capabilities": {}})
         capabilities = init["capabilities"]
         for feature in ("hoverProvider", "definitionProvider", "referencesProvider", "renameProvider",
-                        "documentSymbolProvider", "documentFormattingProvider",
+                        "documentSymbolProvider", "documentFormattingProvider", "codeActionProvider",
                         "completionProvider"):
             assert capabilities.get(feature) is not None, feature
         client.notify("initialized", {})
@@ -195,6 +195,12 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
         assert "kep" in found[0]["message"] and "hint: did you mean 'kept'?" in found[0]["message"]
         assert found[0]["data"] == {"hint": "did you mean 'kept'?"} and "zzz" in found[1]["message"]
         assert all(d["source"] == "ruleforge" and d["severity"] == 1 for d in published["diagnostics"])
+
+        # a quick fix for the hinted name: `kep` becomes `kept`, the call's arguments kept; none for `zzz`
+        fixes = client.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": found[0]["range"], "context": {"diagnostics": found}})
+        assert [(a["title"], a["kind"]) for a in fixes] == [("Change 'kep' to 'kept'", "quickfix")]
+        assert fixes[0]["edit"]["changes"][uri] == [{"range": _range(BROKEN, "kep(me)", "kep"), "newText": "kept"}]
 
         client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
                                                  "contentChanges": [{"text": GOOD}]})
@@ -438,3 +444,17 @@ def test_hover_notes_are_in_step_with_the_docs() -> None:
 
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(game_words()))) + r")\b", re.IGNORECASE)
     assert not [word for word, note in table.items() if pattern.search(note)]
+
+
+@pytest.mark.parametrize("message,hint,line,span,fix", [
+    ("unknown zone 'takn'", "did you mean 'taken'?", "  move t to takn(me)", (12, 20), (12, 16, "taken")),
+    ("kind Card has no attribute 'valeu'", "did you mean 'value'?", "  c.valeu > 2", (2, 9), (4, 9, "value")),
+    ("unknown colour 'forst'", "did you mean 'forest'?", '  colour "forst"', (9, 16), (10, 15, "forest")),
+    ("unknown zone 'takn'", "use one of ...", "  move t to takn(me)", (12, 20), None),
+    ("unknown zone 'takn'", "did you mean 'taken'?", "  move t to other(me)", (12, 21), None),
+    ("unknown name 'ab'", "did you mean 'abc'?", "  cab + ab", (2, 10), (8, 10, "abc")),
+])
+def test_quick_fix_finds_the_quoted_word_in_the_range(message, hint, line, span, fix) -> None:
+    from ruleforge.lsp.fixes import quick_fix
+    assert quick_fix(message, hint, line, *span) == fix
+

@@ -22,7 +22,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..diagnostics import RulesError
 from ..formatter import FormatterBug, format_text
-from . import analysis, completion, notes
+from . import analysis, completion, fixes, notes
 from .analysis import Analysis, Span, Symbol
 from .facts import Facts
 
@@ -204,6 +204,33 @@ def build() -> RulesServer:
         items = [lsp.CompletionItem(label=i.label, kind=_COMPLETION_KINDS.get(i.what, lsp.CompletionItemKind.Text),
                                     detail=i.detail, sort_text=f"{i.rank}{i.label}") for i in found]
         return lsp.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    def code_action(ls: RulesServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        """A quick fix for each of the diagnostics asked about whose hint is `did you mean 'X'?`."""
+        uri = params.text_document.uri
+        lines = ls.workspace.get_text_document(uri).source.split("\n")
+        actions = []
+        for diagnostic in params.context.diagnostics:
+            number = diagnostic.range.start.line
+            if diagnostic.source != "ruleforge" or not 0 <= number < len(lines):
+                continue
+            line = lines[number]
+            start = analysis.from_utf16(line, diagnostic.range.start.character)
+            end = (analysis.from_utf16(line, diagnostic.range.end.character)
+                   if diagnostic.range.end.line == number else len(line))
+            hint = diagnostic.data.get("hint") if isinstance(diagnostic.data, dict) else None
+            fix = fixes.quick_fix(diagnostic.message, hint, line, start, end)
+            if fix is None:
+                continue
+            a, b, word = fix
+            where = lsp.Range(lsp.Position(number, analysis.utf16(line, a)),
+                              lsp.Position(number, analysis.utf16(line, b)))
+            actions.append(lsp.CodeAction(
+                title=f"Change '{line[a:b]}' to '{word}'", kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+                is_preferred=True, edit=lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(range=where, new_text=word)]})))
+        return actions
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: RulesServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
