@@ -215,6 +215,10 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
 
         hover = client.request("textDocument/hover", {**doc, "position": _at(GOOD, "kept(me)", 1)})
         assert "zone kept per player: pile, visible everyone" in hover["contents"]["value"]
+        hovered = client.request("textDocument/hover", {**doc, "position": _at(GOOD, "into penalty", 6)})
+        assert hovered["contents"]["value"].endswith("var `penalty`: int")
+        hovered = client.request("textDocument/hover", {**doc, "position": _at(GOOD, "kind Chip", 6)})
+        assert hovered["contents"]["value"].endswith("kind `Chip`\n- `value`: int")
         assert client.request("textDocument/hover", {**doc, "position": {"line": 0, "character": 8}}) is None
 
         where = client.request("textDocument/definition", {**doc, "position": _at(GOOD, "kept(me)", 2)})

@@ -183,6 +183,18 @@ def _whole_span(pos: ast.Pos, lines: list[str]) -> Span:
     return Span(pos.line - 1, utf16(start_text, pos.column - 1), last, utf16(end_text, max(end, 0)))
 
 
+def hover_text(symbol: Symbol, facts: Facts) -> str:
+    """What hovering a declared name shows: its declaring line, what it is, its type (a var's,
+    an option's, a def's as the checker worked it out), and a kind's attributes and properties."""
+    text = f"```ruleforge\n{symbol.line_text}\n```\n{symbol.word} `{symbol.name}`"
+    if symbol.word in ("var", "def", "option") and facts.types.get(symbol.name):
+        text += f": {facts.types[symbol.name]}"
+    if symbol.word == "kind":
+        text += "".join(f"\n- `{m.name}`: {m.type}{' (var)' if m.mutable else ''}"
+                        for m in facts.kinds.get(symbol.name, ()))
+    return text
+
+
 def word_at(text: str, line: int, character: int) -> str | None:
     """The name under an LSP position, if any (not in a comment or a string)."""
     lines = text.split("\n")

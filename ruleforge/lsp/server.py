@@ -150,7 +150,8 @@ def build() -> RulesServer:
         uri = params.text_document.uri
         symbol = ls.symbol_at(uri, params.position)
         if symbol is not None:
-            text = f"```ruleforge\n{symbol.line_text}\n```\n{symbol.word} `{symbol.name}`"
+            result = ls.results.get(uri)
+            text = analysis.hover_text(symbol, result.facts if result else Facts())
         else:  # a keyword or a built-in: its passage of docs/language.md
             word = ls.word(uri, params.position)
             text = notes.notes().get(word or "", "")
