@@ -182,6 +182,7 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
         capabilities = init["capabilities"]
         for feature in ("hoverProvider", "definitionProvider", "referencesProvider", "renameProvider",
                         "documentSymbolProvider", "documentFormattingProvider", "codeActionProvider",
+                        "documentHighlightProvider", "foldingRangeProvider",
                         "completionProvider"):
             assert capabilities.get(feature) is not None, feature
         client.notify("initialized", {})
@@ -227,6 +228,12 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
         refs = client.request("textDocument/references", {**doc, "position": _at(GOOD, "zone kept", 6),
                                                           "context": {"includeDeclaration": True}})
         assert len(refs) == 3  # declared, moved into, counted
+        marks = client.request("textDocument/documentHighlight", {**doc, "position": _at(GOOD, "kept(me)", 1)})
+        assert [m["range"] for m in marks] == [r["range"] for r in refs]
+        lines = GOOD.split("\n")
+        folds = {(f["startLine"], f["endLine"]) for f in client.request("textDocument/foldingRange", doc)}
+        kind, flow = lines.index("kind Chip {"), lines.index("flow {")
+        assert {(kind, kind + 2), (flow, flow + 6)} <= folds  # up to the line before the closing brace
 
         renamed = client.request("textDocument/rename", {**doc, "position": _at(GOOD, "zone kept", 6),
                                                          "newName": "held"})
@@ -461,4 +468,10 @@ def test_hover_notes_are_in_step_with_the_docs() -> None:
 def test_quick_fix_finds_the_quoted_word_in_the_range(message, hint, line, span, fix) -> None:
     from ruleforge.lsp.fixes import quick_fix
     assert quick_fix(message, hint, line, *span) == fix
+
+
+def test_folds_follow_brackets_and_comment_runs_not_strings() -> None:
+    from ruleforge.lsp.analysis import folds
+    text = '# one\n# two\nkind A {\n  label "{x"  # a brace in a string and one in a comment {\n}\ndef f = g(\n  1)\n'
+    assert folds(text) == [(0, 1, "comment"), (2, 3, None)]  # `g(` closes on the next line: nothing hidden
 

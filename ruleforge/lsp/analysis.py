@@ -209,6 +209,38 @@ def word_at(text: str, line: int, character: int) -> str | None:
     return None
 
 
+def folds(text: str) -> list[tuple[int, int, str | None]]:
+    """Foldable line ranges (0-based, first and last line): each `{`, `(` or `[` whose closing
+    partner is on a later line, up to the line before it; and each run of two or more comment
+    lines (kind `comment`). Brackets are matched by their place outside strings and comments,
+    so a half-typed file still folds."""
+    found: list[tuple[int, int, str | None]] = []
+    opened: list[int] = []
+    comments: list[int] = []
+    for number, line in enumerate(text.split("\n")):
+        tokens = list(_TOKENS.finditer(line))
+        if tokens and tokens[0].group().startswith("#") and not line[:tokens[0].start()].strip():
+            comments.append(number)
+        else:
+            if len(comments) >= 2:
+                found.append((comments[0], comments[-1], "comment"))
+            comments = []
+        at = 0
+        for m in [*tokens, None]:
+            end = m.start() if m is not None else len(line)
+            for ch in line[at:end]:
+                if ch in "{([":
+                    opened.append(number)
+                elif ch in "})]" and opened:
+                    first = opened.pop()
+                    if number - 1 > first:
+                        found.append((first, number - 1, None))
+            at = m.end() if m is not None else end
+    if len(comments) >= 2:
+        found.append((comments[0], comments[-1], "comment"))
+    return sorted(found)
+
+
 def occurrences(text: str, name: str) -> list[Span]:
     """Every use of `name` as a word in `text`, outside comments and strings. A plain same-name
     search: a local (an action's parameter, a loop variable) that shadows a declared name is

@@ -177,6 +177,22 @@ def build() -> RulesServer:
         return [lsp.Location(uri=where, range=_range(span)) for where, text in ls.texts_using(uri).items()
                 for span in analysis.occurrences(text, symbol.name)]
 
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    def highlight(ls: RulesServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight]:
+        """Every use in this document of the declared name under the cursor (found as references are)."""
+        uri = params.text_document.uri
+        symbol = ls.symbol_at(uri, params.position)
+        if symbol is None:
+            return []
+        text = ls.workspace.get_text_document(uri).source
+        return [lsp.DocumentHighlight(range=_range(span)) for span in analysis.occurrences(text, symbol.name)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+    def folding(ls: RulesServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
+        """A fold for each pair of braces or brackets over several lines, and each run of comment lines."""
+        text = ls.workspace.get_text_document(params.text_document.uri).source
+        return [lsp.FoldingRange(start_line=a, end_line=b, kind=kind) for a, b, kind in analysis.folds(text)]
+
     @server.feature(lsp.TEXT_DOCUMENT_RENAME)
     def rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
         """Every use of a name this document declares, renamed (by name, as references are
