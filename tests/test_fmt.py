@@ -199,6 +199,7 @@ def test_texts_from_the_grammar_keep_their_tree(text):
 @given(mutated_games())
 @example(("tictactoe", "\ufeff" + GAMES["tictactoe"]))  # a byte-order mark, and old Mac line ends:
 @example(("tictactoe", GAMES["tictactoe"].replace("\n", "\r")))  # written back as plain LF text
+@example(("tictactoe", "\ufeff\ufeff" + GAMES["tictactoe"]))  # two marks: both dropped, as `check` drops them
 def test_mutated_games_keep_their_tree(game_and_text):
     _, text = game_and_text
     try:

@@ -24,16 +24,21 @@ class FormatterBug(Exception):
 def format_text(text: str, path: str = "<text>") -> str:
     """`text` in the canonical layout. A text that is not valid rules syntax raises the
     RulesError `ruleforge check` would report (with every limit on size and depth applied)."""
-    text = lexical.normalize(text)
-    parse_rules(text, path)  # the syntax errors and limits, as `check` reports them
-    tree = full_parser().parse(text)
+    # the syntax errors and limits as `check` reports them, and the text exactly as it reads it
+    # (a byte-order mark dropped, line ends made '\n')
+    text = parse_rules(text, path).source
+    bug = FormatterBug(f"formatting {path} would change what it says; it was left as it was")
+    try:
+        tree = full_parser().parse(text)
+    except UnexpectedInput:  # the parsers are built from one grammar: they cannot disagree
+        raise bug from None
     formatted = render(Layout().run(events(text, roles(tree))))
     try:
         same = _tokens(full_parser().parse(formatted)) == _tokens(tree)
     except UnexpectedInput:
         same = False
     if not same:
-        raise FormatterBug(f"formatting {path} would change what it says; it was left as it was")
+        raise bug
     return formatted
 
 
