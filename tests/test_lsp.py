@@ -182,7 +182,7 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
         capabilities = init["capabilities"]
         for feature in ("hoverProvider", "definitionProvider", "referencesProvider", "renameProvider",
                         "documentSymbolProvider", "documentFormattingProvider", "codeActionProvider",
-                        "documentHighlightProvider", "foldingRangeProvider",
+                        "documentHighlightProvider", "foldingRangeProvider", "signatureHelpProvider",
                         "completionProvider"):
             assert capabilities.get(feature) is not None, feature
         client.notify("initialized", {})
@@ -228,6 +228,11 @@ def test_the_server_checks_outlines_and_answers(tmp_path: Path) -> None:
         refs = client.request("textDocument/references", {**doc, "position": _at(GOOD, "zone kept", 6),
                                                           "context": {"includeDeclaration": True}})
         assert len(refs) == 3  # declared, moved into, counted
+        # signature help: nothing outside a call; the header and the argument being written inside one
+        assert client.request("textDocument/signatureHelp", {**doc, "position": _at(GOOD, "kept(me)", 0)}) is None
+        builtin = client.request("textDocument/signatureHelp", {**doc, "position": _at(GOOD, "sum(c.value", 4)})
+        [signature] = builtin["signatures"]
+        assert signature["label"] == "sum(...)" and "sum" in signature["documentation"]["value"]
         marks = client.request("textDocument/documentHighlight", {**doc, "position": _at(GOOD, "kept(me)", 1)})
         assert [m["range"] for m in marks] == [r["range"] for r in refs]
         lines = GOOD.split("\n")
@@ -474,4 +479,48 @@ def test_folds_follow_brackets_and_comment_runs_not_strings() -> None:
     from ruleforge.lsp.analysis import folds
     text = '# one\n# two\nkind A {\n  label "{x"  # a brace in a string and one in a comment {\n}\ndef f = g(\n  1)\n'
     assert folds(text) == [(0, 1, "comment"), (2, 3, None)]  # `g(` closes on the next line: nothing hidden
+
+
+def test_signature_help_marks_the_argument_being_written(tmp_path: Path) -> None:
+    """The header of the def called and the argument being written, also while the call is
+    half-typed (the names of the last text that parsed); nothing inside a zone's brackets."""
+    text = GOOD + "def worth(c: Chip, extra: int) = c.value + extra\ndef total = worth(first(pool), count(kept(P1)))\n"
+    path = tmp_path / "worth.rules"
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    with serving() as client:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
+                                                                "version": 1, "text": text}})
+        client.notification("textDocument/publishDiagnostics")
+        doc = {"textDocument": {"uri": uri}}
+
+        def active(source: str, needle: str, offset: int) -> int:
+            helped = client.request("textDocument/signatureHelp", {**doc, "position": _at(source, needle, offset)})
+            [signature] = helped["signatures"]
+            assert signature["label"] == "def worth(c: Chip, extra: int)"
+            assert [p["label"] for p in signature["parameters"]] == ["c: Chip", "extra: int"]
+            return helped["activeParameter"]
+
+        assert active(text, "worth(first", 6) == 0
+        assert active(text, "count(kept(P1))", 0) == 1
+        assert client.request("textDocument/signatureHelp", {**doc, "position": _at(text, "kept(P1)", 5)}) is None
+        typing = text.replace("count(kept(P1)))", "count(kept(P1)), ")  # a third argument begun: no parse
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": typing}]})
+        client.notification("textDocument/publishDiagnostics")
+        assert active(typing, "count(kept(P1)), ", 17) == 1  # past the last parameter: the last one
+
+
+@pytest.mark.parametrize("before,call", [
+    ("def x = may_play(c, ", ("may_play", 1)),
+    ("def x = f(a, [1, 2", None),  # in a list: no call's argument
+    ('def x = f(a, g(b), "(,", # (\n  c', ("f", 3)),  # brackets in strings and comments do not count
+    ("kind A {", None),
+    ("def x = (a, ", None),  # brackets that group: no call
+])
+def test_the_call_at_the_cursor(before, call) -> None:
+    from ruleforge.lsp.signatures import call_at
+    assert call_at(before) == call
 

@@ -22,7 +22,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..diagnostics import RulesError
 from ..formatter import FormatterBug, format_text
-from . import analysis, completion, fixes, notes
+from . import analysis, completion, fixes, notes, signatures
 from .analysis import Analysis, Span, Symbol
 from .facts import Facts
 
@@ -192,6 +192,35 @@ def build() -> RulesServer:
         """A fold for each pair of braces or brackets over several lines, and each run of comment lines."""
         text = ls.workspace.get_text_document(params.text_document.uri).source
         return [lsp.FoldingRange(start_line=a, end_line=b, kind=kind) for a, b, kind in analysis.folds(text)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP, lsp.SignatureHelpOptions(trigger_characters=["(", ","]))
+    def signature_help(ls: RulesServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
+        """Inside a call: the def's or phase's parameters (the one being written active), or a
+        built-in's passage of the language reference."""
+        uri = params.text_document.uri
+        lines = ls.workspace.get_text_document(uri).source.split("\n")
+        number = params.position.line
+        if not 0 <= number < len(lines):
+            return None
+        column = analysis.from_utf16(lines[number], params.position.character)
+        found = signatures.call_at("\n".join([*lines[:number], lines[number][:column]]))
+        if found is None:
+            return None
+        name, argument = found
+        symbol = analysis.find(ls.symbols(uri), name)
+        header = signatures.declared(symbol) if symbol is not None else None
+        if header is not None:
+            label, names = header
+            signature = lsp.SignatureInformation(label=label, parameters=[lsp.ParameterInformation(label=n)
+                                                                          for n in names])
+            return lsp.SignatureHelp(signatures=[signature], active_signature=0,
+                                     active_parameter=min(argument, max(len(names) - 1, 0)))
+        note = notes.notes().get(name) if symbol is None else None
+        if not note:
+            return None
+        documentation = lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=note)
+        return lsp.SignatureHelp(signatures=[lsp.SignatureInformation(label=f"{name}(...)",
+                                                                      documentation=documentation)])
 
     @server.feature(lsp.TEXT_DOCUMENT_RENAME)
     def rename(ls: RulesServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
