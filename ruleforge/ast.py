@@ -588,7 +588,7 @@ class RankingDecl(Decl):
 
 @node
 class HintEntry(_Node):
-    """`Water: "#3b82c4"` in a display table: a value as written (a name or digits) -> text."""
+    """`Sea: "#3b82c4"` in a display table: a value as written (a name or digits) -> text."""
 
     pos: Pos
     key: str

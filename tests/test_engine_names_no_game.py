@@ -1,5 +1,6 @@
-"""The engine knows no game: no game's title, and none of the games' own compound names (a
-variable, zone or function such as a path kept for scoring), appears in ruleforge/. Plain
+"""The engine knows no game: no game's title, none of the games' own compound names (a
+variable, zone or function such as a path kept for scoring) and none of their own pieces' names
+appears in ruleforge/, in code or in the data it ships (the hover notes taken from the docs). Plain
 words a game also uses (hand, deck, score) are the language's vocabulary, not a game's."""
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ GAMES = sorted((ROOT / "games").glob("*.rules"))
 # Letter's Guard and King are left out: they are plain words of programming (a "guard" is a test
 # in generated code).
 CARD_WORDS = {"Tempura", "Sashimi", "Dumpling", "Maki", "Nigiri", "Wasabi", "Chopsticks", "Pudding",
-              "Priest", "Baron", "Handmaid", "Prince", "Countess", "Princess"}
+              "Priest", "Baron", "Handmaid", "Prince", "Countess", "Princess",
+              # the seed games' own pieces (Naishi's cards, Hagakure's banners and its land of the dead,
+              # Nakasendo's inns)
+              "Ninja", "Ronin", "Torii", "Sentinel", "Horseman", "Ryokan", "Nobori", "Yomi", "Juku"}
 
 
 def game_words() -> set[str]:
@@ -42,7 +46,7 @@ def test_ruleforge_names_no_game() -> None:
     assert {"Hagakure", "Naishi", "Nakasendo", "Love", "Thanks", "Sushi", "Wasabi", "Kingdomino", "Connect"} <= words
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(words))) + r")\b", re.IGNORECASE)
     found = [f"{p.relative_to(ROOT)}:{n}: {m.group(0)}"
-             for p in sorted((ROOT / "ruleforge").rglob("*")) if p.suffix in (".py", ".lark", ".js", ".css")
+             for p in sorted((ROOT / "ruleforge").rglob("*")) if p.suffix in (".py", ".lark", ".js", ".css", ".json")
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if (m := pattern.search(line.replace("connect-src", "")))]  # a Content-Security-Policy directive
     assert not found, "game names in ruleforge/:\n" + "\n".join(found)

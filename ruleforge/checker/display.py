@@ -160,7 +160,7 @@ def _by(h: ast.DisplayHint, colours: dict[str, str]) -> ByValue:
 
 
 def hints_of(d: ast.DisplayDecl, colours: dict[str, str]) -> KindDisplay:
-    """The data of a checked `display` block (keys as a view writes values: `7`, `true`, `Water`;
+    """The data of a checked `display` block (keys as a view writes values: `7`, `true`, `Sea`;
     a colour named by `palette NAME = ...` as its value)."""
     colour = icon = turn = None
     paths, marks = [], []

@@ -1,6 +1,6 @@
 """Hover notes for the language's keywords and built-ins, taken from docs/language.md.
 
-The docs folder is not in the wheel, so the passages are written once into
+The docs folder is not in the built package, so the passages are written once into
 `language_notes.json` beside this module: `python -m ruleforge.lsp.notes --write` after an edit
 of the docs (tests/test_lsp.py fails until the file is in step). For each word the passage is,
 best first: the section whose heading names it (a heading of `zone`); the rows of the tables that
