@@ -94,6 +94,17 @@ class Client:
                 headers[key.strip().lower()] = value.strip()
             self.messages.put(json.loads(stream.read(int(headers["content-length"]))))
 
+    def start(self) -> None:
+        """`initialize` (asking for no capability of the client) and `initialized`."""
+        self.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+        self.notify("initialized", {})
+
+    def open(self, uri: str, text: str) -> list[dict[str, Any]]:
+        """`didOpen`, and the diagnostics the server publishes for it."""
+        self.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
+                                                              "version": 1, "text": text}})
+        return self.notification("textDocument/publishDiagnostics")["diagnostics"]
+
     def send(self, message: dict[str, Any]) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode()
         assert self.proc.stdin is not None
@@ -283,11 +294,8 @@ def test_a_variant_is_checked_with_its_base(tmp_path: Path) -> None:
                'def left = count(pool)\n')
     uri = (tmp_path / "variant.rules").as_uri()  # never written: the editor's buffer is all there is
     with serving() as client:
-        client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
-        client.notify("initialized", {})
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
-                                                                "version": 1, "text": variant}})
-        diagnostics = client.notification("textDocument/publishDiagnostics")["diagnostics"]
+        client.start()
+        diagnostics = client.open(uri, variant)
         assert [d["range"] for d in diagnostics] == [_range(variant, "nope", "nope")]
         fixed = variant.replace("nope", "0")
         client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
@@ -311,9 +319,7 @@ def test_a_variant_is_checked_with_its_base(tmp_path: Path) -> None:
                                                           "context": {"includeDeclaration": True}})
         assert sorted((r["uri"] == uri, r["range"]["start"]["line"]) for r in refs)[-1] == (True, 4)
         assert [r["uri"] for r in refs].count(base_uri) == uses_in_base and len(refs) == uses_in_base + 1
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": base_uri, "languageId": "ruleforge",
-                                                                "version": 1, "text": GOOD}})
-        client.notification("textDocument/publishDiagnostics")
+        client.open(base_uri, GOOD)
         from_base = {"textDocument": {"uri": base_uri}, "position": _at(GOOD, "zone pool", 6)}
         refs = client.request("textDocument/references", {**from_base, "context": {"includeDeclaration": True}})
         assert [r["uri"] for r in refs].count(uri) == 1 and len(refs) == uses_in_base + 1
@@ -367,11 +373,8 @@ def test_completion_follows_the_grammar_and_hover_reads_the_docs(tmp_path: Path)
     names that fit; a keyword or a built-in hovered shows its passage of docs/language.md."""
     uri = (tmp_path / "fewest.rules").as_uri()
     with serving() as client:
-        client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
-        client.notify("initialized", {})
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
-                                                                "version": 1, "text": GOOD}})
-        client.notification("textDocument/publishDiagnostics")
+        client.start()
+        client.open(uri, GOOD)
 
         top = _labels(client, uri, GOOD, "")  # the start of a top-level item
         assert {"kind", "zone", "action", "scoring", "flow"} <= set(top) and not {"move", "deal", "Chip"} & set(top)
@@ -486,11 +489,8 @@ def test_signature_help_marks_the_argument_being_written(tmp_path: Path) -> None
     path.write_text(text, encoding="utf-8")
     uri = path.as_uri()
     with serving() as client:
-        client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
-        client.notify("initialized", {})
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ruleforge",
-                                                                "version": 1, "text": text}})
-        client.notification("textDocument/publishDiagnostics")
+        client.start()
+        client.open(uri, text)
         doc = {"textDocument": {"uri": uri}}
 
         def active(source: str, needle: str, offset: int) -> int:

@@ -98,6 +98,15 @@ class RulesServer(LanguageServer):
                 texts[other_uri] = self.workspace.get_text_document(other_uri).source
         return texts
 
+    def uses(self, uri: str, position: lsp.Position) -> list[tuple[str, Span]]:
+        """Each use of the declared name under the cursor, in every text that uses the document's
+        names (`texts_using`), by name: (uri, span)."""
+        symbol = self.symbol_at(uri, position)
+        if symbol is None:
+            return []
+        return [(where, span) for where, text in self.texts_using(uri).items()
+                for span in analysis.occurrences(text, symbol.name)]
+
     def symbol_at(self, uri: str, position: lsp.Position) -> Symbol | None:
         """The declaration of the name under the cursor, if the document (or its base) has one."""
         name = self.word(uri, position)
@@ -170,22 +179,15 @@ def build() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     def references(ls: RulesServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
-        uri = params.text_document.uri
-        symbol = ls.symbol_at(uri, params.position)
-        if symbol is None:
-            return []
-        return [lsp.Location(uri=where, range=_range(span)) for where, text in ls.texts_using(uri).items()
-                for span in analysis.occurrences(text, symbol.name)]
+        return [lsp.Location(uri=where, range=_range(span))
+                for where, span in ls.uses(params.text_document.uri, params.position)]
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     def highlight(ls: RulesServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight]:
         """Every use in this document of the declared name under the cursor (found as references are)."""
         uri = params.text_document.uri
-        symbol = ls.symbol_at(uri, params.position)
-        if symbol is None:
-            return []
-        text = ls.workspace.get_text_document(uri).source
-        return [lsp.DocumentHighlight(range=_range(span)) for span in analysis.occurrences(text, symbol.name)]
+        return [lsp.DocumentHighlight(range=_range(span)) for where, span in ls.uses(uri, params.position)
+                if where == uri]
 
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding(ls: RulesServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
