@@ -98,14 +98,14 @@ class RulesServer(LanguageServer):
                 texts[other_uri] = self.workspace.get_text_document(other_uri).source
         return texts
 
-    def uses(self, uri: str, position: lsp.Position) -> list[tuple[str, Span]]:
-        """Each use of the declared name under the cursor, in every text that uses the document's
-        names (`texts_using`), by name: (uri, span)."""
+    def uses(self, uri: str, position: lsp.Position, everywhere: bool = True) -> list[tuple[str, Span]]:
+        """Each use of the declared name under the cursor, by name: (uri, span), in every text
+        that uses the document's names (`texts_using`), or in the document alone."""
         symbol = self.symbol_at(uri, position)
         if symbol is None:
             return []
-        return [(where, span) for where, text in self.texts_using(uri).items()
-                for span in analysis.occurrences(text, symbol.name)]
+        texts = self.texts_using(uri) if everywhere else {uri: self.workspace.get_text_document(uri).source}
+        return [(where, span) for where, text in texts.items() for span in analysis.occurrences(text, symbol.name)]
 
     def symbol_at(self, uri: str, position: lsp.Position) -> Symbol | None:
         """The declaration of the name under the cursor, if the document (or its base) has one."""
@@ -185,9 +185,8 @@ def build() -> RulesServer:
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     def highlight(ls: RulesServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight]:
         """Every use in this document of the declared name under the cursor (found as references are)."""
-        uri = params.text_document.uri
-        return [lsp.DocumentHighlight(range=_range(span)) for where, span in ls.uses(uri, params.position)
-                if where == uri]
+        return [lsp.DocumentHighlight(range=_range(span))
+                for _, span in ls.uses(params.text_document.uri, params.position, everywhere=False)]
 
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding(ls: RulesServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
