@@ -21,9 +21,9 @@ from ..loader import load_source
 from ..parser import grammar_text
 from .facts import Facts, facts_of
 
-# The tokens a reference search walks: strings and comments are matched so that a name inside
-# them is skipped, not found.
-_TOKENS = re.compile(r'"[^"\n]*"|\'[^\'\n]*\'|#[^\n]*|(?P<name>[A-Za-z_][A-Za-z0-9_]*)')
+# A line read as the editor features read it: strings (closed or not) and comments whole, so that
+# a name or a bracket inside them is skipped; names; brackets and commas; any other character.
+PIECES = re.compile(r'"[^"\n]*"?|\'[^\'\n]*\'?|#[^\n]*|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<mark>[()\[\]{},])|\S')
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # What each declaration is called in an outline and a hover, by its AST class.
@@ -201,7 +201,7 @@ def word_at(text: str, line: int, character: int) -> str | None:
     if not 0 <= line < len(lines):
         return None
     column = from_utf16(lines[line], character)
-    for m in _TOKENS.finditer(lines[line]):
+    for m in PIECES.finditer(lines[line]):
         if m.start() <= column <= m.end() and m.group("name"):
             return m.group("name")
         if m.start() > column:
@@ -218,24 +218,20 @@ def folds(text: str) -> list[tuple[int, int, str | None]]:
     opened: list[int] = []
     comments: list[int] = []
     for number, line in enumerate(text.split("\n")):
-        tokens = list(_TOKENS.finditer(line))
-        if tokens and tokens[0].group().startswith("#") and not line[:tokens[0].start()].strip():
+        pieces = list(PIECES.finditer(line))
+        if pieces and pieces[0].group().startswith("#"):
             comments.append(number)
         else:
             if len(comments) >= 2:
                 found.append((comments[0], comments[-1], "comment"))
             comments = []
-        at = 0
-        for m in [*tokens, None]:
-            end = m.start() if m is not None else len(line)
-            for ch in line[at:end]:
-                if ch in "{([":
-                    opened.append(number)
-                elif ch in "})]" and opened:
-                    first = opened.pop()
-                    if number - 1 > first:
-                        found.append((first, number - 1, None))
-            at = m.end() if m is not None else end
+        for mark in (m.group("mark") for m in pieces):
+            if mark in ("{", "(", "["):
+                opened.append(number)
+            elif mark in ("}", ")", "]") and opened:
+                first = opened.pop()
+                if number - 1 > first:
+                    found.append((first, number - 1, None))
     if len(comments) >= 2:
         found.append((comments[0], comments[-1], "comment"))
     return sorted(found)
@@ -247,7 +243,7 @@ def occurrences(text: str, name: str) -> list[Span]:
     counted too."""
     out = []
     for k, line in enumerate(text.split("\n")):
-        for m in _TOKENS.finditer(line):
+        for m in PIECES.finditer(line):
             if m.group("name") == name:
                 out.append(Span(k, utf16(line, m.start()), k, utf16(line, m.end())))
     return out

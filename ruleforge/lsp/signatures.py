@@ -7,11 +7,8 @@ and comments, and the commas of the innermost call's own level count its argumen
 
 from __future__ import annotations
 
-import re
+from .analysis import PIECES, Symbol
 
-from .analysis import Symbol
-
-_PIECES = re.compile(r'"[^"\n]*"?|\'[^\'\n]*\'?|#[^\n]*|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<mark>[()\[\]{},])|\S')
 MAX_PREFIX = 200_000  # past this, no help: a bound on the time one answer takes
 
 
@@ -23,7 +20,7 @@ def call_at(before: str) -> tuple[str, int] | None:
         return None
     open_: list[list] = []  # [name or None, commas]
     last_name: str | None = None
-    for piece in _PIECES.finditer(before):
+    for piece in PIECES.finditer(before):
         mark = piece.group("mark")
         if piece.group("name"):
             last_name = piece.group("name")
