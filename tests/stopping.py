@@ -42,11 +42,17 @@ run()
 """
 
 
-def default_signals() -> None:
-    """In the child before it runs Python: the stopping signals as a terminal would leave them."""
-    for signum in STOPPING:
-        signal.signal(signum, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
+# `python -c AT_DEFAULTS PROGRAM ARGS...`: the stopping signals as a terminal would leave them,
+# then PROGRAM in this same process (exec keeps default dispositions and the signal mask). Not
+# a `preexec_fn`, which runs Python between fork and exec and may deadlock there when the test
+# process has threads (an xdist worker always has one).
+AT_DEFAULTS = f"""
+import os, signal, sys
+for signum in {[int(s) for s in STOPPING]!r}:
+    signal.signal(signum, signal.SIG_DFL)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {[int(s) for s in STOPPING]!r})
+os.execvp(sys.argv[1], sys.argv[1:])
+"""
 
 
 @contextlib.contextmanager
@@ -55,8 +61,9 @@ def child(args: list[str], env: dict[str, str] | None = None, **kwargs: Any) -> 
     group on leaving the block whatever happened."""
     kwargs.setdefault("stdout", subprocess.PIPE)
     kwargs.setdefault("stderr", subprocess.PIPE)
-    proc = subprocess.Popen(args, cwd=kwargs.pop("cwd", ROOT), env=env or {**os.environ, "PYTHONPATH": str(ROOT)},
-                            text=True, start_new_session=True, preexec_fn=default_signals, **kwargs)
+    proc = subprocess.Popen([sys.executable, "-c", AT_DEFAULTS, *args], cwd=kwargs.pop("cwd", ROOT),
+                            env=env or {**os.environ, "PYTHONPATH": str(ROOT)}, text=True, start_new_session=True,
+                            **kwargs)
     try:
         yield proc
     finally:
