@@ -68,6 +68,6 @@ def test_the_base_still_stops_at_four(wide: ruleforge.Rules) -> None:
 
 def test_simulate_the_variant() -> None:
     run = subprocess.run([sys.executable, "-m", "ruleforge", "simulate", str(GAMES / "nakasendo_wide.rules"),
-                          "-n", "30", "--players", "3"], capture_output=True, text=True)
+                          "-n", "30", "--players", "3"], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "games: 30" in run.stdout

@@ -216,8 +216,8 @@ def test_score_explain_shows_the_chosen_path(tmp_path: Path) -> None:
     position.write_text(json.dumps({"format": "ruleforge-position/1", "players": 1,
                                     "zones": {"board(P1)": {"at": [3, 1], "rows": [["NS"], ["EW", "EW"]]}}}))
     run = subprocess.run([sys.executable, "-m", "ruleforge", "score", str(TRAILS), str(position), "--explain"],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, timeout=120)
     assert "P1 walked: board(P1)[4,1] → board(P1)[4,2]" in run.stdout
     run = subprocess.run([sys.executable, "-m", "ruleforge", "score", str(TRAILS), str(position), "--json"],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, timeout=120)
     assert json.loads(run.stdout)["scores"][0]["choices"] == {"walked": ["board(P1)[4,1]", "board(P1)[4,2]"]}

@@ -80,7 +80,8 @@ def test_same_input_same_bytes_even_in_another_process() -> None:
             "sys.stdout.write(render_report([c['a']], None, s))")
     env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT)}
     other = subprocess.run([sys.executable, "-c", code, str(FIXTURES / "comparison.json"),
-                            str(FIXTURES / "skill.json")], capture_output=True, text=True, env=env, check=True)
+                            str(FIXTURES / "skill.json")], capture_output=True, text=True, env=env, check=True,
+                           timeout=120)
     assert other.stdout == first
 
 
