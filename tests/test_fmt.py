@@ -156,6 +156,59 @@ def test_the_worked_example_is_laid_out_as_documented():
     assert_only_layout_changed(MESSY, formatted)
 
 
+# A hand-aligned table kept as written between `# fmt: off` and `# fmt: on`, and a region left
+# open to the end of the file; the code around them formatted, a trailing `# fmt: off` and an
+# `# fmt: on` with no region open being ordinary comments.
+KEPT = """\
+kind  Card { value:int }
+scoring points for p {
+  "none":   0   # fmt: off
+  #fmt:off
+  "one":    1   # one
+  "twenty": 20
+  # fmt: on
+  "two":   2
+}
+# fmt: on
+def  a = 1
+# fmt: off
+def  b = 2
+
+
+def  c  =  3   \n\n"""
+
+KEPT_FORMATTED = """\
+kind Card {
+  value: int
+}
+scoring points for p {
+  "none": 0  # fmt: off
+  #fmt:off
+  "one":    1   # one
+  "twenty": 20
+  # fmt: on
+  "two": 2
+}
+# fmt: on
+def a = 1
+# fmt: off
+def  b = 2
+
+
+def  c  =  3
+"""
+
+
+def test_regions_between_fmt_off_and_on_are_kept_as_written():
+    formatted = format_text(KEPT)
+    assert formatted == KEPT_FORMATTED
+    assert_only_layout_changed(KEPT, formatted)
+    docs = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    shown = docs.split("```rules\n")[1].split("```")[0]  # the hand-aligned table docs/editors.md shows
+    assert "# fmt: off" in shown and format_text(shown) == shown
+    assert format_text(shown.replace("  # fmt: off\n", "")) != shown.replace("  # fmt: off\n", "")
+
+
 def test_every_game_is_formatted():
     """The games are kept in the layout (`ruleforge fmt games` writes it)."""
     for path in sorted(ROOT.glob("games/*.rules")):
@@ -192,11 +245,12 @@ def respaced(text: str, rng: random.Random) -> str:
     return "".join(out)
 
 
-# Derandomized as the fuzzing suite is, so CI sees the inputs a local run saw; with
-# RULEFORGE_FUZZ_RANDOM=1 (and RULEFORGE_FUZZ_EXAMPLES) they are new each run.
-SAME_INPUTS_EVERY_RUN = {"deadline": None, "database": None,
-                         "derandomize": os.environ.get("RULEFORGE_FUZZ_RANDOM") != "1",
-                         "suppress_health_check": [HealthCheck.too_slow]}
+def generated(examples: int) -> settings:
+    """Derandomized as the fuzzing suite is, so CI sees the inputs a local run saw; for a long
+    run, RULEFORGE_FUZZ_EXAMPLES=N and RULEFORGE_FUZZ_RANDOM=1 (new inputs each run)."""
+    return settings(max_examples=int(os.environ.get("RULEFORGE_FUZZ_EXAMPLES", examples)), deadline=None,
+                    database=None, derandomize=os.environ.get("RULEFORGE_FUZZ_RANDOM") != "1",
+                    suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("game", ["hagakure", "naishi", "nakasendo", "love_letter"])
@@ -210,7 +264,7 @@ def test_games_respaced_at_random_come_back_to_a_fixed_point(game):
         assert_only_layout_changed(messy, formatted)
 
 
-@settings(max_examples=40, **SAME_INPUTS_EVERY_RUN)
+@generated(40)
 @given(grammar_files())
 def test_texts_from_the_grammar_keep_their_tree(text):
     try:
@@ -220,7 +274,7 @@ def test_texts_from_the_grammar_keep_their_tree(text):
     assert_only_layout_changed(text, formatted)
 
 
-@settings(max_examples=25, **SAME_INPUTS_EVERY_RUN)
+@generated(25)
 @given(mutated_games())
 @example(("tictactoe", "\ufeff" + GAMES["tictactoe"]))  # a byte-order mark, and old Mac line ends:
 @example(("tictactoe", GAMES["tictactoe"].replace("\n", "\r")))  # written back as plain LF text

@@ -13,7 +13,7 @@ from lark.exceptions import UnexpectedInput
 
 from .. import lexical
 from ..parser import parse_rules
-from .layout import Layout, events, render
+from .layout import Layout, events, keep_unformatted, render
 from .roles import full_parser, roles
 
 
@@ -32,7 +32,7 @@ def format_text(text: str, path: str = "<text>") -> str:
         tree = full_parser().parse(text)
     except UnexpectedInput:  # the parsers are built from one grammar: they cannot disagree
         raise bug from None
-    formatted = render(Layout().run(events(text, roles(tree))))
+    formatted = render(keep_unformatted(Layout().run(events(text, roles(tree))), text))
     try:
         same = _tokens(full_parser().parse(formatted)) == _tokens(tree)
     except UnexpectedInput:

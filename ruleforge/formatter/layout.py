@@ -9,7 +9,8 @@ What is decided here, whatever the text looked like:
   `]` `.`, after `.`, around `..`, after a unary `-`, or before the `(` of a call;
 - at most one blank line in a row, none at the start or end of a body or of the file;
 - comments stay where they were: on their own line (indented as the code after them), or at
-  the end of a line, where the comments of neighbouring lines line up.
+  the end of a line, where the comments of neighbouring lines line up;
+- the lines from a `# fmt: off` to a `# fmt: on` (each alone on its line) stay as written.
 
 A line break inside a declaration or a statement is the writer's: it is kept, and the line goes
 on at the column just after the bracket left open on an earlier line, or two spaces in from
@@ -32,6 +33,14 @@ _NO_SPACE_AFTER = frozenset({"(", "[", ".", ".."})
 class Comment:
     text: str
     own_line: bool  # alone on its line in the source (else at the end of a line of code)
+    line: int = 0  # where it is in the source, counted from 1
+
+    @property
+    def switch(self) -> str | None:
+        """`off` or `on` for a `# fmt: off` or `# fmt: on` alone on its line (`#fmt:off` too),
+        else None."""
+        said = "".join(self.text[1:].split())
+        return said[4:] if self.own_line and said in ("fmt:off", "fmt:on") else None
 
 
 @attrs.define
@@ -47,6 +56,8 @@ class Line:
     indent: int
     code: str = ""
     comment: str | None = None
+    made_by: Comment | None = None  # the comment alone on this line
+    verbatim: str | None = None  # source lines written as they were (`# fmt: off` ... `# fmt: on`)
 
 
 @attrs.define
@@ -70,27 +81,30 @@ def events(text: str, tokens: list[Role]) -> list[Event]:
     only white space and comments (the grammar ignores nothing else)."""
     found: list[Event] = []
     position = 0
+    line = 1  # where the gap starts
     for role in [*tokens, None]:
         end = role.token.start_pos if role is not None else len(text)
         gap = text[position:end]
-        comments, rest = _gap_comments(gap, after_code=position > 0)
+        comments, rest = _gap_comments(gap, after_code=position > 0, line=line)
         found.extend(comments)
         if role is not None:
             found.append(Event(role, gap.count("\n", rest)))
             position = role.token.end_pos
+            line = role.token.end_line
     return found
 
 
-def _gap_comments(gap: str, after_code: bool) -> tuple[list[Event], int]:
-    """The comments in the white space between two tokens, each with the line ends before it,
-    and where the last of them ends."""
+def _gap_comments(gap: str, after_code: bool, line: int) -> tuple[list[Event], int]:
+    """The comments in the white space between two tokens (which starts on source line `line`),
+    each with the line ends before it, and where the last of them ends."""
     found: list[Event] = []
     start = 0
     while (at := gap.find("#", start)) >= 0:
         end = gap.find("\n", at)
         end = len(gap) if end < 0 else end
         newlines = gap.count("\n", start, at)
-        found.append(Event(Comment(gap[at:end].rstrip(), newlines > 0 or not after_code), newlines))
+        line += newlines
+        found.append(Event(Comment(gap[at:end].rstrip(), newlines > 0 or not after_code, line), newlines))
         start = end
     return found, start
 
@@ -219,6 +233,7 @@ class Layout:
             self.blank_line()
         self.new_line(self.comment_indent(following))
         self.current.comment = comment.text
+        self.current.made_by = comment
         self.break_next = True
 
     def comment_indent(self, following: Role | None) -> int:
@@ -269,7 +284,9 @@ def render(lines: list[Line]) -> str:
             column = max(other.indent + len(other.code) for other in run) + 2
             out.extend(f"{' ' * other.indent}{other.code}".ljust(column) + str(other.comment) for other in run)
             run.clear()
-        if line.code:
+        if line.verbatim is not None:
+            out.append(line.verbatim)
+        elif line.code:
             out.append(" " * line.indent + line.code)
         elif line.comment is not None:
             out.append(" " * line.indent + line.comment)
@@ -278,3 +295,32 @@ def render(lines: list[Line]) -> str:
     while out and not out[-1]:
         out.pop()
     return "\n".join(out) + "\n" if out else ""
+
+
+def keep_unformatted(lines: list[Line], source: str) -> list[Line]:
+    """Each region from a `# fmt: off` alone on its line to the next `# fmt: on` (or to the end
+    of the file) as the source has it: for a table aligned by hand, say. The regions' tokens were
+    laid out like the rest, so the code after a region goes on at the right indentation."""
+    source_lines = source.split("\n")
+    kept: list[Line] = []
+    start: Line | None = None
+    for line in lines:
+        switch = line.made_by.switch if line.made_by is not None else None
+        if start is None:
+            if switch == "off":
+                start = line
+            else:
+                kept.append(line)
+        elif switch == "on":
+            kept.append(_verbatim(source_lines, start, line.made_by.line))  # type: ignore[union-attr]
+            start = None
+    if start is not None:
+        while source_lines and not source_lines[-1].strip():
+            source_lines.pop()
+        kept.append(_verbatim(source_lines, start, len(source_lines)))
+    return kept
+
+
+def _verbatim(source_lines: list[str], start: Line, last: int) -> Line:
+    first = start.made_by.line  # type: ignore[union-attr]
+    return Line(0, verbatim="\n".join(text.rstrip() for text in source_lines[first - 1:last]))
