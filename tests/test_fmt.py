@@ -209,6 +209,22 @@ def test_regions_between_fmt_off_and_on_are_kept_as_written():
     assert format_text(shown.replace("  # fmt: off\n", "")) != shown.replace("  # fmt: off\n", "")
 
 
+@pytest.mark.parametrize("game", ["hagakure", "naishi", "kingdomino"])
+def test_regions_anywhere_in_a_game_come_back_as_written(game):
+    """`# fmt: off` and `# fmt: on` put between any two lines of a re-spaced game, inside a
+    statement too: each region comes back exactly as written, and the rest in the layout."""
+    rng = random.Random(game)
+    for _ in range(3):
+        lines = respaced(GAMES[game], rng).split("\n")
+        cuts = sorted(rng.sample(range(len(lines) + 1), 4))
+        regions = ["\n".join(["# fmt: off", *lines[a:b], "# fmt: on"]) for a, b in zip(cuts[::2], cuts[1::2])]
+        text = "\n".join([*lines[:cuts[0]], regions[0], *lines[cuts[1]:cuts[2]], regions[1], *lines[cuts[3]:]])
+        formatted = format_text(text)
+        assert_only_layout_changed(text, formatted)
+        for region in regions:
+            assert "\n".join(line.rstrip() for line in region.split("\n")) in formatted
+
+
 def test_every_game_is_formatted():
     """The games are kept in the layout (`ruleforge fmt games` writes it)."""
     for path in sorted(ROOT.glob("games/*.rules")):
