@@ -20,7 +20,8 @@ from ..mutation.command import Workspace, baseline, command_results
 from ..mutation.runner import Result
 from ..playthrough import playthrough
 from ..rules import Rules
-from .common import EXIT_INTERRUPTED, echo, err_console, fail, guarded, load_rules
+from .common import EXIT_INTERRUPTED, echo, fail, guarded, load_rules
+from .progress import ProgressBar
 from .simulate import usable_jobs
 
 DEFAULT_TESTS = ("the examples, the recorded playthroughs and the move counts (ruleforge test), "
@@ -113,19 +114,17 @@ def mutate(file: str, sample_size: int | None, seed: int, jobs: int, timeout: fl
 def _collect(running: Iterator[Result], total: int) -> tuple[tuple[Result, ...], bool]:
     """The results as they come, with a progress bar on a terminal (a full run takes minutes);
     Ctrl-C stops the run and keeps the results so far, which the report then covers."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     found: list[Result] = []
-    err = err_console()
-    with Progress(TextColumn("mutating"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
-                  TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("", total=total)
+    columns = [TextColumn("mutating"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+               TimeRemainingColumn()]
+    with ProgressBar(columns, total) as bar:
         try:
             with contextlib.closing(running):
                 for result in running:
                     found.append(result)
-                    survived = sum(r.status == "survived" for r in found)
-                    progress.update(task, advance=1, description=f"survived {survived}")
+                    bar.advance(f"survived {sum(r.status == 'survived' for r in found)}")
         except KeyboardInterrupt:
             return tuple(found), False
     return tuple(found), True

@@ -28,7 +28,6 @@ from .common import (
     AtomicFile,
     cell,
     echo,
-    err_console,
     fail,
     game_limits,
     game_options,
@@ -41,6 +40,7 @@ from .common import (
     write_atomic,
 )
 from .outputs import check_outputs
+from .progress import ProgressBar
 
 
 def play_one(rules: Rules, players: int, seed: int, options: dict[str, Any], agents: str) -> Game:
@@ -64,15 +64,12 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str =
     """Play the games, a progress bar on a terminal, each failure printed as it comes (named
     with its `side` of a comparison); Ctrl-C stops them and keeps what was finished. Each
     record is counted, handed to `keep` (in seed order) and let go."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     out = Played(Tally(batch.players))
-    err = err_console()
     start = time.perf_counter()
     title = f"playing {side}" if side else "simulating"
-    with Progress(TextColumn(title), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                  transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("games", total=games)
+    with ProgressBar([TextColumn(title), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()], games) as bar:
         try:
             with contextlib.closing(runner.outcomes(batch, seed, games, jobs, ray)) as played:
                 for kind, data in played:
@@ -83,9 +80,8 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str =
                     else:
                         out.failed.append(data)
                         where = f"{side}, game" if side else "game"
-                        progress.console.print(cell(f"error: {where} {data['game']} (seed {data['seed']}): "
-                                                    f"{data['error']}"), soft_wrap=True)
-                    progress.advance(task)
+                        bar.print(cell(f"error: {where} {data['game']} (seed {data['seed']}): {data['error']}"))
+                    bar.advance()
         except KeyboardInterrupt:
             out.completed = False
     out.seconds = time.perf_counter() - start
