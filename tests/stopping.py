@@ -48,9 +48,10 @@ run()
 # process has threads (an xdist worker always has one).
 AT_DEFAULTS = f"""
 import os, signal, sys
-for signum in {[int(s) for s in STOPPING]!r}:
+stopping = {[int(s) for s in STOPPING]!r}
+for signum in stopping:
     signal.signal(signum, signal.SIG_DFL)
-signal.pthread_sigmask(signal.SIG_UNBLOCK, {[int(s) for s in STOPPING]!r})
+signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
 os.execvp(sys.argv[1], sys.argv[1:])
 """
 

@@ -303,24 +303,24 @@ def keep_unformatted(lines: list[Line], source: str) -> list[Line]:
     laid out like the rest, so the code after a region goes on at the right indentation."""
     source_lines = source.split("\n")
     kept: list[Line] = []
-    start: Line | None = None
+    first: int | None = None  # the source line of the open region's `# fmt: off`
     for line in lines:
-        switch = line.made_by.switch if line.made_by is not None else None
-        if start is None:
-            if switch == "off":
-                start = line
+        made = line.made_by
+        if first is None:
+            if made is not None and made.switch == "off":
+                first = made.line
             else:
                 kept.append(line)
-        elif switch == "on":
-            kept.append(_verbatim(source_lines, start, line.made_by.line))  # type: ignore[union-attr]
-            start = None
-    if start is not None:
-        while source_lines and not source_lines[-1].strip():
-            source_lines.pop()
-        kept.append(_verbatim(source_lines, start, len(source_lines)))
+        elif made is not None and made.switch == "on":
+            kept.append(_verbatim(source_lines[first - 1:made.line]))
+            first = None
+    if first is not None:
+        rest = source_lines[first - 1:]
+        while rest and not rest[-1].strip():
+            rest.pop()
+        kept.append(_verbatim(rest))
     return kept
 
 
-def _verbatim(source_lines: list[str], start: Line, last: int) -> Line:
-    first = start.made_by.line  # type: ignore[union-attr]
-    return Line(0, verbatim="\n".join(text.rstrip() for text in source_lines[first - 1:last]))
+def _verbatim(source_lines: list[str]) -> Line:
+    return Line(0, verbatim="\n".join(text.rstrip() for text in source_lines))
