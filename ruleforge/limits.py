@@ -25,6 +25,7 @@ class Limits:
 
     # --- reading and checking a rules file -------------------------------------------------
     extends_depth: int = 50  # files in a chain of `extends`, each extending the next
+    file_bytes: int = 100_000_000  # bytes of a file named by another file or found in a folder
     errors_shown: int = 50  # diagnostics printed; the rest are counted ("and 12 more")
     expression_depth: int = 90  # expressions in expressions (generated code nests 2 brackets a level; Python: 200)
     block_depth: int = 12  # statement blocks inside blocks (Python allows 20 in generated code)
@@ -45,6 +46,12 @@ class Limits:
     list_items: int = 1_000_000  # items of a list made by joining lists (`a + b`)
     text_length: int = 1_000_000  # characters of a text made from other texts (`"{s}{s}"`)
     integer_digits: int = 1_000  # decimal digits of a product (`x * y`): a number squared at each turn
+    # --- the tools around a game -----------------------------------------------------------
+    counted_positions: int = 1_000_000  # positions one move count may visit (perft, move-count files)
+    build_seconds: int = 600  # seconds the C compiler may take to build one game (the compiled build)
+    compiled_source_bytes: int = 20_000_000  # bytes of the Python source generated for the compiled build
+    lsp_document_chars: int = 1_000_000  # characters of a document the language server checks
+    observation_size: int = 10_000_000  # numbers in one RL observation or action mask
 
 
 def _from_environment(problems: list[str]) -> Limits:
