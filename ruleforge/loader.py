@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import stat
+import errno
 from pathlib import Path
 
 import attrs
@@ -11,7 +10,7 @@ import attrs
 from . import ast, lexical
 from .diagnostics import Diagnostic, RulesError
 from .limits import LIMITS, describe
-from .named_files import refusal
+from .named_files import RefusedFile, read_bytes, real_path, refusal
 from .parser import parse_rules
 
 
@@ -25,7 +24,7 @@ def load_source(path: str | Path, text: str | None = None) -> tuple[list[ast.Dec
     sources: dict[str, str] = {}
     layers: list[list[ast.Decl]] = []  # each file's own declarations, the file given first
     current, origin = Path(path), None
-    seen = {os.path.realpath(current): 0}  # real path -> index in `shown`: finds a loop
+    seen = {real_path(current): 0}  # real path -> index in `shown`: finds a loop
     shown = [current.name]  # the chain as a loop's message names it
     while True:
         own, ext = _parse_one(current, sources, origin, text)
@@ -40,14 +39,14 @@ def load_source(path: str | Path, text: str | None = None) -> tuple[list[ast.Dec
         why = refusal(written, ".rules")
         if why is not None:
             raise RulesError([Diagnostic(ext.pos, f"'{ext.path}' is not a rules file: {why}",
-                                         "a variant extends a rules file, whose name ends in .rules")], sources)
-        real = os.path.realpath(written)
+                                         "a variant extends a regular file whose name ends in .rules")], sources)
+        real = real_path(written)
         shown.append(ext.path if Path(real).name == Path(ext.path).name else f"{ext.path} ({Path(real).name})")
         if real in seen:
             loop = " -> ".join(shown[seen[real]:])
             raise RulesError([Diagnostic(ext.pos, f"'{ext.path}' extends itself through a loop: {loop}")], sources)
         seen[real] = len(shown) - 1
-        current, origin = written.resolve(), ext.pos
+        current, origin = Path(real), ext.pos  # never Path.resolve: a loop of links raises RuntimeError on 3.11
     decls = layers.pop()
     while layers:
         decls = merge_variant(decls, layers.pop(), sources)
@@ -88,13 +87,16 @@ def _read(path: Path, sources: dict[str, str], origin: ast.Pos | None) -> str:
     line ends made '\n'. A file that cannot be decoded is reported at the first bad byte."""
     where = origin or ast.Pos(str(path), 0, 0)
     try:
-        special = _not_a_file(path)
-        if special:  # reading a named pipe with no writer would wait for ever
-            raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': it is {special}, not a file")],
-                             sources)
-        data = path.read_bytes()
+        # Every rules file is read under the rule of `named_files`, a base as a file named on the
+        # command line: a link named x.rules must lead to a regular .rules file (not to a secret a
+        # syntax error would quote, not to /proc), a pipe is never waited on, the size is bounded.
+        # A file named on the command line may be called anything (`ruleforge check notes.txt`).
+        named_as = ".rules" if origin is not None or path.name.endswith(".rules") else ""
+        data = read_bytes(path, named_as, "rules file")
+    except RefusedFile as err:
+        raise RulesError([Diagnostic(where, str(err))], sources) from None
     except OSError as err:
-        reason = err.strerror or str(err)
+        reason = "its symbolic links make a loop" if err.errno == errno.ELOOP else err.strerror or str(err)
         raise RulesError([Diagnostic(where, f"cannot read rules file '{path}': {reason}")], sources) from None
     try:
         text = lexical.decode(data)
@@ -106,19 +108,6 @@ def _read(path: Path, sources: dict[str, str], origin: ast.Pos | None) -> str:
                          sources) from None
     sources[str(path)] = text
     return text
-
-
-def _not_a_file(path: Path) -> str | None:
-    """What `path` is when it exists but is neither a file nor a directory (which the OS
-    reports itself): a named pipe, a socket, a device."""
-    mode = path.stat().st_mode
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    if stat.S_ISFIFO(mode):
-        return "a named pipe"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a device"
 
 
 _HEADERS = {ast.GameDecl: "game", ast.PlayersDecl: "players"}

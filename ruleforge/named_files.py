@@ -57,8 +57,10 @@ def refusal(path: str | Path, suffix: str) -> str | None:
     for folder in SYSTEM_FOLDERS:
         if real == folder or real.startswith(folder + os.sep):
             return f"it is a file of {folder}"
-    if not (str(path).endswith(suffix) and real.endswith(suffix)):
+    if not str(path).endswith(suffix):
         return f"its name does not end in {suffix}"
+    if not real.endswith(suffix):
+        return f"it is a symbolic link to a file whose name does not end in {suffix}"
     return None
 
 

@@ -13,6 +13,7 @@ import attrs
 from .diagnostics import GameError
 from .engine import Game, player_name
 from .model import Model
+from .named_files import read_text
 
 SO_FAR = "scored so far"
 """The item holding the points players had before (a position's score variables)."""
@@ -118,14 +119,20 @@ def show_choice(value: Any) -> str:
     return " → ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def read_json(path: str | Path, what: str) -> Any:
+def read_json(path: str | Path, what: str, suffix: str | None = None) -> Any:
     """A JSON document from a file, every way of failing (not a file, not text, not JSON,
-    nested deeper than Python's parser goes) one GameError naming the file."""
+    nested deeper than Python's parser goes) one GameError naming the file. With `suffix`, the
+    file was not named by the user (found beside a rules file, named by another file) and is
+    read under the rule for such files (`named_files`): a regular file whose name ends in
+    `suffix`, outside /proc, /sys and /dev, at most `file_bytes`."""
     file = Path(path)
     try:
-        if file.exists() and not file.is_file():  # a folder, or a pipe that would wait for ever
-            raise GameError(f"cannot read {what} '{path}': it is not a file")
-        text = file.read_text(encoding="utf-8-sig")
+        if suffix is not None:
+            text = read_text(file, suffix, what)
+        else:
+            if file.exists() and not file.is_file():  # a folder, or a pipe that would wait for ever
+                raise GameError(f"cannot read {what} '{path}': it is not a file")
+            text = file.read_text(encoding="utf-8-sig")
     except OSError as err:
         raise GameError(f"cannot read {what} '{path}': {err.strerror or err}") from None
     except UnicodeDecodeError:

@@ -70,14 +70,15 @@ def fmt(files: tuple[str, ...], check: bool, show_diff: bool) -> None:
 
 
 def _expand(files: tuple[str, ...]) -> list[str]:
-    """The files named, a folder as the .rules files under it (in order)."""
+    """The files named, a folder as the .rules files under it (in order: every one is read under
+    the rule of `named_files`, so a link found there that leads to a secret is refused by name)."""
     paths: list[str] = []
     for name in files:
         if name != "-" and Path(name).is_dir():
-            found = sorted(str(p) for p in Path(name).rglob("*.rules") if p.is_file())
-            if not found:
-                echo(f"warning: no .rules file in the folder {name}", err=True)
-            paths.extend(found)
+            inside = sorted(str(p) for p in Path(name).rglob("*.rules") if not p.is_dir())
+            if not inside:
+                echo(f"warning: no .rules file in the folder {inert(name)}", err=True)
+            paths.extend(inside)
         else:
             paths.append(name)
     if paths.count("-") > 1:

@@ -107,7 +107,7 @@ def load_examples(rules_files: list[str | Path], own: str | Path | None = None) 
 def read_examples(path: Path) -> tuple[list[Example], list[str]]:
     """The examples written in one file and the base examples it drops; ExamplesError lists
     every problem found in it."""
-    data = read_json(path, "examples file")
+    data = read_json(path, "examples file", ".json")
     if not isinstance(data, dict) or data.get("format") != EXAMPLES_FORMAT:
         raise ExamplesError([f"{path}: not a ruleforge examples file (expected \"format\": \"{EXAMPLES_FORMAT}\")"])
     problems = [f"{path}: unknown key '{k}' (keys: format, examples, drop)" for k in data
@@ -187,7 +187,7 @@ def _position(path: Path, where: str, value: Any, problems: list[str]) -> dict[s
             problems.append(f"{where}: position: {value!r} is not a position file: {why}")
             return {}
         try:
-            value = read_json(path.parent / value, "position file")
+            value = read_json(path.parent / value, "position file", ".json")
         except GameError as err:
             problems.append(f"{where}: position: {err}")
             return {}

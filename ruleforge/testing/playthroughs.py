@@ -23,6 +23,7 @@ from ..agents import UntrustedAgent, recorded_agent, shown
 from ..diagnostics import GameError
 from ..engine import player_name
 from ..limits import LIMITS, describe, number_within
+from ..named_files import RefusedFile, read_bytes, refusal
 from ..playthrough import Playthrough, PlaythroughError, playthrough
 from ..rules import Rules
 from ..state_io import BIGGEST
@@ -252,12 +253,15 @@ def check_agents(header: Header, where: str, trusted: Collection[str]) -> None:
 
 
 def read_record(path: Path) -> str:
+    """A record's text, read under the rule for files found in a folder (`named_files`): a
+    regular `.txt` file outside /proc, /sys and /dev, at most `file_bytes`; a link to anything
+    else is refused by name, never quoted in a diff."""
+    if not path.exists() and refusal(path, RECORD_SUFFIX) is None:
+        raise PlaythroughFileError(f"cannot read playthrough '{path}': no such file")
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PlaythroughFileError(f"cannot read playthrough '{path}': no such file") from None
-    except OSError as err:
-        raise PlaythroughFileError(f"cannot read playthrough '{path}': {err.strerror or err}") from None
+        return read_bytes(path, RECORD_SUFFIX, "playthrough").decode("utf-8")
+    except RefusedFile as err:
+        raise PlaythroughFileError(str(err)) from None
     except UnicodeDecodeError as err:
         raise PlaythroughFileError(f"cannot read playthrough '{path}': it is not UTF-8 text "
                                    f"(byte {err.start} cannot be read)") from None

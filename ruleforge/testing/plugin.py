@@ -17,7 +17,6 @@ rules files and every scoring example beside them is a test item of its own.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +29,7 @@ from ..diagnostics import GameError, RulesError
 from ..engine import Game
 from ..inert import inert
 from ..limits import LIMITS
-from ..named_files import refusal
+from ..named_files import RefusedFile, read_bytes, real_path, refusal
 from ..rules import Rules
 from ..scoresheet import Breakdown, read_json
 from .checks import Outcome, example_game, run_example
@@ -62,7 +61,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def load_cached(config: pytest.Config, path: Path) -> Rules:
     """A rules file loaded once per session (RulesError as it is)."""
     cache = config.stash[CACHE]
-    key = path.resolve()
+    key = real_path(path)  # never Path.resolve: a loop of links raises RuntimeError on Python 3.11
     if key not in cache:
         try:
             cache[key] = Rules(path)
@@ -95,21 +94,21 @@ def _bases_have_examples(path: Path) -> bool:
     """Whether a file a rules file extends (read as text: no parse) has examples beside it. Only
     rules files are read (`named_files.refusal`), along a chain no longer than `extends_depth`
     that does not loop; anything else is no: loading the rules reports it."""
-    seen = {os.path.realpath(path)}
+    seen = {real_path(path)}
     for _ in range(LIMITS.extends_depth):
         try:
-            text = path.read_text(encoding="utf-8-sig", errors="replace")
-        except OSError:
+            text = read_bytes(path, ".rules", "rules file").decode("utf-8-sig", errors="replace")
+        except RefusedFile:
             return False
         match = EXTENDS.search(text)
         if match is None:
             return False
         base = path.parent / match.group(1)
-        if refusal(base, ".rules") is not None or os.path.realpath(base) in seen:
+        if refusal(base, ".rules") is not None or real_path(base) in seen:
             return False
         if examples_file(base).is_file():
             return True
-        seen.add(os.path.realpath(base))
+        seen.add(real_path(base))
         path = base
     return False
 
