@@ -3,8 +3,11 @@ written as it goes, so that a restarted server takes every game up where it stop
 
 A game's files live in the server's data folder: `<id>.json` is an ordinary replay log (the
 format `play --log` writes, so `ruleforge replay` and `ruleforge view` read it) and
-`<id>.seats.json` (readable by its owner alone) holds the seat tokens. Only built-in agents sit
-at bot seats: a page can start games, and must never be able to name code to import.
+`<id>.seats.json` holds the seat tokens. Every file written there is created 0600 and renamed
+into place (a log tells every hidden card of a game in play), and a file is read back only if it
+is a regular file of the server's user that no one else may write, and nested no deeper than a
+seats file is (`private_folders`): any other is skipped with a warning naming it. Only built-in
+agents sit at bot seats: a page can start games, and must never be able to name code to import.
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
+import re
 import secrets
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,7 +30,10 @@ from ..agents import agent_seed as seat_seed
 from ..cli.common import CommandFailed, write_atomic
 from ..cli.gamelog import LogWriter, log_header, read_log, replay_steps
 from ..engine import Game, player_name
+from ..limits import LIMITS
+from ..private_folders import file_refusal, read_private_text
 from ..rules import Rules
+from .bounds import DEFAULT, read_json, whole_number
 
 HUMAN = "human"
 BOT_AGENTS = ("random", "greedy")  # and mcts:N up to MOST_SEARCH: what a page may seat
@@ -32,6 +41,8 @@ MOST_SEARCH = 2000  # iterations per decision of a bot search started from a pag
 SEATS_FORMAT = "ruleforge-seats/1"
 WHEN_TOLD = math.inf  # a game's LogWriter never saves by itself: Table.record saves each step
 TOKEN_BYTES = 24  # 192 random bits per seat link: unguessable
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,200}")  # a token as `secrets.token_urlsafe` writes it
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def web_agent(name: str) -> str:
@@ -40,15 +51,31 @@ def web_agent(name: str) -> str:
     if low == HUMAN or low in BOT_AGENTS:
         return low
     head, sep, budget = low.partition(":")
-    if head == "mcts" and sep and budget.isdigit() and 1 <= int(budget) <= MOST_SEARCH:
-        return f"mcts:{int(budget)}"
+    iterations = whole_number(budget, 6)  # "mcts:²" is no budget: ASCII digits only
+    if head == "mcts" and sep and iterations is not None and 1 <= iterations <= MOST_SEARCH:
+        return f"mcts:{iterations}"
     raise GameError(f"unknown agent '{name[:40]}' (a seat is human, random, greedy or mcts:N with N up to "
                     f"{MOST_SEARCH})")
 
 
-def write_private(path: Path, data: Any) -> None:
-    """A JSON file only its owner may read, replaced whole (never half written)."""
-    write_atomic(str(path), json.dumps(data, indent=1), "a file of seat links", mode=0o600)
+def write_private(path: Path, data: Any, what: str = "a file of seat links") -> None:
+    """A JSON file only its owner may read, replaced whole (never half written): made 0600 under a
+    new name (O_EXCL: never through a planted link) and renamed over `path`."""
+    write_atomic(str(path), json.dumps(data, indent=1) + "\n", what, mode=0o600)
+
+
+class PrivateLogWriter(LogWriter):
+    """A game's log as `play --log` writes it, but readable by the server's user alone: it
+    tells every hidden card of a game in play."""
+
+    def save(self) -> None:
+        if self.path is None or not self._unsaved:
+            return
+        final = self.steps[-1].get("digest") if self.steps else self._start_digest
+        write_private(Path(self.path), {**self.header, "steps": self.steps, "over": self._over,
+                                        "final_digest": final}, "log")
+        self._saved_at = time.monotonic()
+        self._unsaved = False
 
 
 @attrs.define(eq=False)
@@ -171,14 +198,17 @@ class Table:
 class Tables:
     """Every game of one rules file that a server holds, found by id or by a seat's token."""
 
-    def __init__(self, rules: Rules, rules_path: str, folder: Path, warn: Callable[[str], None] = print):
+    def __init__(self, rules: Rules, rules_path: str, folder: Path, warn: Callable[[str], None] = print,
+                 json_depth: int = DEFAULT.json_depth):
         self.rules = rules
         self.rules_path = rules_path
         self.folder = folder
         self.warn = warn
+        self.json_depth = json_depth
         self.by_id: dict[str, Table] = {}
         self.by_token: dict[str, tuple[Table, int]] = {}
         self.closing = False  # the server is stopping: no request waits for news any more
+        self.resumed = False  # the folder's games were taken up (`resume_all`, once)
 
     def wake_all(self) -> None:
         """Answer every page waiting for news now (the server is stopping: it should not wait
@@ -201,7 +231,7 @@ class Tables:
         tokens = [secrets.token_urlsafe(TOKEN_BYTES) for _ in range(players)]
         log_path = self.folder / f"{game_id}.json"
         header = log_header(self.rules, self.rules_path, str(log_path), players, seed, options, agents)
-        writer = LogWriter(str(log_path), header, [], game, interval=WHEN_TOLD)
+        writer = PrivateLogWriter(str(log_path), header, [], game, interval=WHEN_TOLD)
         writer.save()
         write_private(self.seats_path(game_id), {"format": SEATS_FORMAT, "game": game_id, "tokens": tokens})
         return self.add(Table(game_id, game, agents, tokens, writer, warn=self.warn))
@@ -217,22 +247,38 @@ class Tables:
 
     def resume_all(self) -> list[Table]:
         """Every game the folder holds, replayed from its log; a game that cannot be taken up
-        again (another game's rules, a damaged file) is skipped with a warning, never fatal."""
+        again (another game's rules, a damaged, planted or hostile file) is skipped with a warning
+        naming its file, never fatal."""
+        self.resumed = True
         resumed = []
         for seats in sorted(self.folder.glob("*.seats.json")):
             try:
                 resumed.append(self.add(self.resume(seats)))
-            except (GameError, CommandFailed, OSError, ValueError, KeyError, TypeError) as err:
+            except (GameError, CommandFailed, OSError, ValueError, KeyError, TypeError, RecursionError) as err:
                 self.warn(f"warning: not resuming {seats.name}: {err}")
         return resumed
 
     def resume(self, seats: Path) -> Table:
-        data = json.loads(seats.read_text(encoding="utf-8"))
         game_id = seats.name.removesuffix(".seats.json")
-        tokens = data["tokens"]
-        if data.get("format") != SEATS_FORMAT or not all(isinstance(t, str) and len(t) >= 16 for t in tokens):
+        if not GAME_ID.fullmatch(game_id):
+            raise ValueError("its name is not a game's id")
+        why = file_refusal(seats)
+        if why is not None:
+            raise ValueError(why)
+        data = read_json(read_private_text(seats, ".seats.json", "seats file"), self.json_depth, "it")
+        tokens = data.get("tokens") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or data.get("format") != SEATS_FORMAT or not isinstance(tokens, list) \
+                or not all(isinstance(t, str) and TOKEN.fullmatch(t) for t in tokens):
             raise ValueError("not a seats file of ruleforge serve")
-        record = read_log(str(self.folder / f"{game_id}.json"))
+        if len(set(tokens)) != len(tokens) or any(t in self.by_token for t in tokens):
+            raise ValueError("its tokens are another seat's")
+        log_path = self.folder / f"{game_id}.json"
+        why = file_refusal(log_path)
+        if why is None and os.lstat(log_path).st_size > LIMITS.file_bytes:
+            why = f"it is larger than {LIMITS.file_bytes:,} bytes"
+        if why is not None:
+            raise ValueError(f"not reading its log '{log_path.name}': {why}")
+        record = read_log(str(log_path))
         if record.game != self.rules.title or record.rules_digest != self.rules.digest:
             raise ValueError(f"its log is a game of other rules ({record.game}, digest {record.rules_digest})")
         agents = [web_agent(name) for name in record.agents or []]
@@ -242,8 +288,10 @@ class Tables:
         replay_steps(game, record)
         header = log_header(self.rules, self.rules_path, record.path, record.players, record.seed,
                             record.options, agents)
-        writer = LogWriter(record.path, header, list(record.steps), game, interval=WHEN_TOLD)
-        writer.save()  # at start, before serving: from now on it saves only when told
+        # the steps as the log needs them: a step's other keys (nested to any depth) are not kept
+        steps = [{key: step[key] for key in ("player", "action", "digest") if key in step} for step in record.steps]
+        writer = PrivateLogWriter(record.path, header, steps, game, interval=WHEN_TOLD)
+        writer.save()  # at start, before serving (and made 0600): from now on it saves only when told
         # a version per step, as before the restart: a page still open from then asks for
         # news after its version, and the same version is the same position
         return Table(game_id, game, agents, tokens, writer, version=len(record.steps), warn=self.warn)
