@@ -258,14 +258,15 @@ def _sync_folder(folder: Path) -> None:
             os.close(fd)
 
 
-def write_json(path: str, data: Any, what: str) -> None:
+def write_json(path: str, data: Any, what: str, mode: int | None = None) -> None:
     """Write `data` as JSON; a number too long for a JSON file of ruleforge's (more than
-    NUMBER_DIGITS digits, which no state may load) fails with where it is, the file untouched."""
+    NUMBER_DIGITS digits, which no state may load) fails with where it is, the file untouched.
+    `mode` as `write_atomic` takes it (0o600 for a file of secrets)."""
     where = _too_long_number(data)
     if where is not None:
         fail(f"cannot write {what} '{path}': {where} holds a number of more than {NUMBER_DIGITS:,} digits, "
              f"more than a saved file may hold")
-    write_atomic(path, json.dumps(data, indent=1) + "\n", what)
+    write_atomic(path, json.dumps(data, indent=1) + "\n", what, mode=mode)
 
 
 def _too_long_number(data: Any, where: str = "it") -> str | None:

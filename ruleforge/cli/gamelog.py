@@ -75,12 +75,14 @@ class LogWriter:
 
     A bot's step is saved at most every `interval` seconds, since writing after each one
     would cost more than playing it; a person's step is saved at once. Every step records the
-    state's digest, for replay to find the first step that differs.
+    state's digest, for replay to find the first step that differs. `mode` 0o600 keeps the log
+    of a game in play from other users (it tells every hidden card).
     """
 
     def __init__(self, path: str | None, header: dict[str, Any], steps: list[dict[str, str]], game: Game,
-                 interval: float = SAVE_INTERVAL):
+                 interval: float = SAVE_INTERVAL, mode: int | None = None):
         self.path = path
+        self.mode = mode
         self.header = header
         self.steps = steps
         self.interval = interval
@@ -106,7 +108,7 @@ class LogWriter:
             return
         final = self.steps[-1].get("digest") if self.steps else self._start_digest
         doc = {**self.header, "steps": self.steps, "over": self._over, "final_digest": final}
-        write_json(self.path, doc, "log")
+        write_json(self.path, doc, "log", mode=self.mode)
         self._saved_at = time.monotonic()
         self._unsaved = False
 

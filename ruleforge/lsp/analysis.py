@@ -9,6 +9,7 @@ positions are 1-based lines and code-point columns.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import attrs
 from .. import ast
 from ..checker import check
 from ..diagnostics import Diagnostic, RulesError
+from ..limits import LIMITS, describe
 from ..loader import load_source
 from ..parser import grammar_text
 from .facts import Facts, facts_of
@@ -116,6 +118,32 @@ def _problem(diag: Diagnostic, path: str, lines: list[str]) -> Problem:
     return Problem(Span(0, 0, 0, 0), f"{where}: {diag.message}", diag.hint)
 
 
+def too_large(text: str) -> Analysis | None:
+    """The one problem of a document past `lsp_document_chars`, which is not checked (a check
+    takes about 25 µs a character, and up to 100 on dense expressions); None within the bound.
+    Placed on the document's first word, where an editor shows it."""
+    if len(text) <= LIMITS.lsp_document_chars:
+        return None
+    end = text.find("\n", 0, 200)
+    first = text[:end if end >= 0 else 200]
+    word = _WORD.match(first)
+    span = Span(0, 0, 0, utf16(first, word.end() if word else min(len(first), 1)))
+    message = (f"this document has {len(text):,} characters, too many for the language server to check "
+               f"({describe('lsp_document_chars')})")
+    hint = ("set the variable in the environment the editor starts `ruleforge lsp` in; "
+            "`ruleforge check FILE` checks the saved file without this limit")
+    return Analysis([Problem(span, message, hint)], [])
+
+
+def failed(err: Exception) -> Analysis:
+    """What is shown when the check itself fails (a bug of ruleforge, not of the document):
+    one problem at the start, so that the editor never shows a failed check as a clean file."""
+    what = f"{type(err).__name__}: {err}"
+    what = what if len(what) <= 300 else what[:300] + "..."
+    return Analysis([Problem(Span(0, 0, 0, 0), f"the check failed: internal error: {what}",
+                             "a bug of ruleforge, not of the rules: please report it")], [])
+
+
 def analyse(path: str, text: str) -> tuple[Analysis, bool]:
     """Parse and check `text` as the file `path` (its bases read from disk, relative to it).
 
@@ -134,8 +162,12 @@ def analyse(path: str, text: str) -> tuple[Analysis, bool]:
 
 
 def same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file (a base is named as `extends` wrote it, relative)."""
-    return Path(a).resolve() == Path(b).resolve()
+    """Whether two paths name one file (a base is named as `extends` wrote it, relative).
+    `os.path.realpath`, not `Path.resolve`, which raises on a loop of links on Python 3.11."""
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):  # a name the system refuses (a NUL in it): compared as written
+        return a == b
 
 
 def symbols(decls: list[ast.Decl], sources: dict[str, str], path: str) -> list[Symbol]:
@@ -147,7 +179,9 @@ def symbols(decls: list[ast.Decl], sources: dict[str, str], path: str) -> list[S
         if word is None:
             continue
         file = decl.pos.file
-        lines = split.setdefault(file, sources.get(file, "").split("\n"))
+        lines = split.get(file)
+        if lines is None:  # once per file: a file of thousands of declarations is split once, not each time
+            lines = split[file] = sources.get(file, "").split("\n")
         name = decl.name  # type: ignore[attr-defined]
         span = _name_span(decl.pos, name, lines)
         whole = _whole_span(decl.pos, lines)
@@ -166,12 +200,11 @@ def _line(lines: list[str], line: int) -> str:
 
 def _name_span(pos: ast.Pos, name: str, lines: list[str]) -> Span:
     """Where the declared name is written: the first whole word `name` from the declaration's start."""
-    pattern = re.compile(rf"\b{re.escape(name)}\b")
     for k in range(pos.line - 1, min(max(pos.end_line, pos.line), len(lines))):
         text = lines[k]
-        m = pattern.search(text, pos.column - 1 if k == pos.line - 1 else 0)
-        if m:
-            return Span(k, utf16(text, m.start()), k, utf16(text, m.end()))
+        for m in _WORD.finditer(text, pos.column - 1 if k == pos.line - 1 else 0):
+            if m.group() == name:
+                return Span(k, utf16(text, m.start()), k, utf16(text, m.end()))
     return span_of(pos, lines)
 
 
@@ -262,8 +295,9 @@ def find(symbols: list[Symbol], name: str) -> Symbol | None:
 
 def document_path(fs_path: str | None, uri: str) -> str:
     """The path the document is checked as: its file, or (an unsaved buffer) a name in the
-    current folder, where an `extends` of it is looked for."""
-    if fs_path:
+    current folder, where an `extends` of it is looked for. A path no file can have (a NUL in it)
+    is such a name too."""
+    if fs_path and "\x00" not in fs_path:
         return fs_path
     return str(Path.cwd() / (re.sub(r"[^A-Za-z0-9_.-]", "_", uri.rsplit("/", 1)[-1]) or "untitled.rules"))
 

@@ -18,7 +18,6 @@ import math
 import os
 import re
 import secrets
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -62,20 +61,6 @@ def write_private(path: Path, data: Any, what: str = "a file of seat links") -> 
     """A JSON file only its owner may read, replaced whole (never half written): made 0600 under a
     new name (O_EXCL: never through a planted link) and renamed over `path`."""
     write_atomic(str(path), json.dumps(data, indent=1) + "\n", what, mode=0o600)
-
-
-class PrivateLogWriter(LogWriter):
-    """A game's log as `play --log` writes it, but readable by the server's user alone: it
-    tells every hidden card of a game in play."""
-
-    def save(self) -> None:
-        if self.path is None or not self._unsaved:
-            return
-        final = self.steps[-1].get("digest") if self.steps else self._start_digest
-        write_private(Path(self.path), {**self.header, "steps": self.steps, "over": self._over,
-                                        "final_digest": final}, "log")
-        self._saved_at = time.monotonic()
-        self._unsaved = False
 
 
 @attrs.define(eq=False)
@@ -231,7 +216,7 @@ class Tables:
         tokens = [secrets.token_urlsafe(TOKEN_BYTES) for _ in range(players)]
         log_path = self.folder / f"{game_id}.json"
         header = log_header(self.rules, self.rules_path, str(log_path), players, seed, options, agents)
-        writer = PrivateLogWriter(str(log_path), header, [], game, interval=WHEN_TOLD)
+        writer = LogWriter(str(log_path), header, [], game, interval=WHEN_TOLD, mode=0o600)
         writer.save()
         write_private(self.seats_path(game_id), {"format": SEATS_FORMAT, "game": game_id, "tokens": tokens})
         return self.add(Table(game_id, game, agents, tokens, writer, warn=self.warn))
@@ -290,7 +275,7 @@ class Tables:
                             record.options, agents)
         # the steps as the log needs them: a step's other keys (nested to any depth) are not kept
         steps = [{key: step[key] for key in ("player", "action", "digest") if key in step} for step in record.steps]
-        writer = PrivateLogWriter(record.path, header, steps, game, interval=WHEN_TOLD)
+        writer = LogWriter(record.path, header, steps, game, interval=WHEN_TOLD, mode=0o600)
         writer.save()  # at start, before serving (and made 0600): from now on it saves only when told
         # a version per step, as before the restart: a page still open from then asks for
         # news after its version, and the same version is the same position
