@@ -9,6 +9,7 @@ zone shown, for replays and positions.
 - `catalogue`: the label catalogue and initial property values (`make_picture`, `Picture`);
 - `draw`: one component, or a hidden pile's back, as SVG;
 - `layout`: a view's zones grouped and grids trimmed;
+- `budget`: how much of a view is drawn, a fixed amount whatever the zones hold;
 - `page_view`: a view as an HTML fragment, and its stylesheet;
 - `svg`: a view as a standalone SVG document;
 - `table`: the whole table's view;

@@ -11,11 +11,12 @@ each kind's initial values are kept too, to know a property the view leaves out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..display import KindDisplay
+from ..inspection import plain_value
 
 if TYPE_CHECKING:
     from ..rules import Rules
@@ -41,6 +42,9 @@ class Picture:
     labels: Mapping[str, Entry] = field(default_factory=dict)
     initial: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # kind -> property -> value
     hints: Mapping[str, KindDisplay] = field(default_factory=dict)
+    # drawings already made, by label, properties and size (`draw.component_svg`): a replay
+    # draws the same cards at every step
+    drawings: dict[tuple, str] = field(default_factory=dict, compare=False, repr=False)
 
     def entry(self, label: str) -> Entry | None:
         return self.labels.get(label)
@@ -52,12 +56,11 @@ def make_picture(rules: Rules, players: int, options: Mapping[str, Any] | None =
     (seed 0), the hints given or else the rules' own (`rules.display`, when the language has it)."""
     game = rules.new_game(players, 0, dict(options) if options else None)
     found: dict[str, tuple[set[str], dict[str, Any]]] = {}
-    for component in game.components():
-        info = game.component_info(component)
-        kinds, attributes = found.setdefault(info.label, (set(), dict(info.attributes)))
-        kinds.add(info.kind)
-        for name in set(attributes) | set(info.attributes):
-            if attributes.get(name, _DISAGREE) != info.attributes.get(name, _DISAGREE):
+    for label, kind, given in _components(game):
+        kinds, attributes = found.setdefault(label, (set(), dict(given)))
+        kinds.add(kind)
+        for name in set(attributes) | set(given):
+            if attributes.get(name, _DISAGREE) != given.get(name, _DISAGREE):
                 attributes[name] = _DISAGREE
     labels = {}
     for label, (kinds, attributes) in found.items():
@@ -68,6 +71,18 @@ def make_picture(rules: Rules, players: int, options: Mapping[str, Any] | None =
         hints = getattr(rules, "display", None) or {}
     return Picture(title=rules.title, labels=labels, initial=initial_properties(game),
                    hints={name: hint for name, hint in hints.items() if isinstance(hint, KindDisplay)})
+
+
+def _components(game: Any) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Each component's label, kind and attributes, read from the program: what
+    `game.component_info` says of them, without finding each one's place in its zone (a pile of
+    100,000 made that quadratic)."""
+    prog = game.program
+    kinds = prog.model.kinds
+    columns = {name: prog.namespace[f"A_{name}"] for info in kinds.values() for name in info.attrs}
+    for component, kind in enumerate(prog.comp_kind):
+        attributes = {name: plain_value(columns[name][component]) for name in kinds[kind].attrs}
+        yield prog.comp_label[component], kind, attributes
 
 
 def initial_properties(game: Any) -> dict[str, dict[str, Any]]:

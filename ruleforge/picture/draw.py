@@ -15,13 +15,16 @@ from typing import Any
 
 from ..display import MOST_ICON, ByValue, KindDisplay, sides_of
 from .catalogue import Picture
-from .text import clean, clipped, colour, is_dark, text, value_text
+from .text import clean, clipped, colour, is_dark, short_value, text, value_text
 
 PAPER = "#f7f2e7"        # a component without a colour hint
 INK = "#2b2b2b"
 PATH_INK = "#5a3a1e"
 BACK = "#46607a"         # the back of a hidden component
 MOST_MARKS = 4           # marks drawn one by one up to this many, then as glyph×n
+MOST_LABEL = 200         # a label is cut past this many characters (a text property may make one of a million)
+MOST_NOTE = 60           # a property's value among the notes, likewise
+MOST_KEPT = 20_000       # drawings a Picture keeps for drawing again (then it starts afresh)
 SIDE_POINTS = {"N": (0.5, 0.0), "E": (1.0, 0.5), "S": (0.5, 1.0), "W": (0.0, 0.5)}
 
 
@@ -84,7 +87,7 @@ def look(picture: Picture, label: str, props: Mapping[str, Any] | None) -> Look:
     for name, value in props.items():
         if name not in drawn:
             out.notes.append(name if value is True else f"not {name}" if value is False
-                             else f"{name} {value_text(value)}")
+                             else f"{name} {short_value(value, MOST_NOTE)}")
     return out
 
 
@@ -118,8 +121,24 @@ def component_svg(picture: Picture, label: str, props: Mapping[str, Any] | None,
                   width: float, height: float, labelled: bool = True) -> str:
     """The drawing of one component: its fill, paths (turned while its turn flag is set),
     icon, marks, the set properties no hint draws, and its label (with `labelled` False, as a
-    stack's lower components are drawn small: fill, paths and icon only, the label a tooltip)."""
+    stack's lower components are drawn small: fill, paths and icon only, the label a tooltip).
+    Made once per label, properties and size while the properties are plain values."""
+    items = tuple((name, type(value), value) for name, value in (props or {}).items())  # True is not 1 here
+    if not all(kind in (int, str, bool, type(None)) for _, kind, _ in items):
+        return _component_svg(picture, label, props, width, height, labelled)
+    key = (label, items, width, height, labelled)
+    found = picture.drawings.get(key)
+    if found is None:
+        if len(picture.drawings) >= MOST_KEPT:
+            picture.drawings.clear()
+        found = picture.drawings[key] = _component_svg(picture, label, props, width, height, labelled)
+    return found
+
+
+def _component_svg(picture: Picture, label: str, props: Mapping[str, Any] | None,
+                   width: float, height: float, labelled: bool) -> str:
     shown = look(picture, label, props)
+    label = clipped(label, MOST_LABEL)
     w, h = width, height
     parts = [f"<title>{text(label)}{text(': ' + ', '.join(shown.notes)) if shown.notes else ''}</title>",
              f'<rect x="1" y="1" width="{w - 2:g}" height="{h - 2:g}" rx="{min(w, h) * 0.08:g}" '
@@ -186,3 +205,17 @@ def back_svg(count: int, width: float, height: float) -> str:
             f'stroke="#c9d6e3" stroke-width="1" stroke-dasharray="3 2"/>'
             f'<text x="{w / 2:g}" y="{h / 2 + min(w, h) * 0.1:g}" font-size="{min(w, h) * 0.3:g}" '
             f'text-anchor="middle" fill="#ffffff" class="rf-count">{count}</text>')
+
+
+def more_svg(count: int, width: float, height: float) -> str:
+    """The components of a pile or a stack that are not drawn (`budget`): a dashed outline
+    with their number, in place of the lowest of them."""
+    w, h = width, height
+    size = min(w * 0.9 / max(3, len(f"+{count:,}")) / 0.6, h * 0.3)
+    more = (f'<text x="{w / 2:g}" y="{h / 2 + size * 1.2:g}" font-size="{size * 0.8:g}" class="rf-label" '
+            f'text-anchor="middle">more</text>') if h >= 40 else ""
+    return (f"<title>{count:,} more under these, not drawn</title>"
+            f'<rect x="2" y="2" width="{w - 4:g}" height="{h - 4:g}" rx="{min(w, h) * 0.08:g}" fill="none" '
+            f'stroke="#999999" stroke-dasharray="4 3" class="rf-more"/>'
+            f'<text x="{w / 2:g}" y="{h / 2 + size * 0.35:g}" font-size="{size:g}" class="rf-label" '
+            f'text-anchor="middle">+{count:,}</text>{more}')

@@ -22,9 +22,21 @@ class Pile:
 
     key: str
     name: str
-    content: list[str] | None  # labels bottom first, None when hidden
+    content: list[Any] | None  # labels bottom first, as the view lists them; None when hidden
     hidden: int = 0  # how many lie there, when hidden
-    props: list[dict[str, Any]] = field(default_factory=list)
+    props: list[Any] = field(default_factory=list)  # the view's properties of each, when it lists them all
+    start: int = 0  # the lowest component drawn: those under it are only counted (`budget`)
+
+    def label(self, index: int) -> str:
+        """The label of component `index` (the view's lists are kept as they are, and only the
+        components drawn are read: a pile of 10,000 costs nothing more than one of 100)."""
+        assert self.content is not None
+        return str(self.content[index])
+
+    def props_of(self, index: int) -> dict[str, Any]:
+        """The properties the view lists of component `index`."""
+        found = self.props[index] if index < len(self.props) else None
+        return found if isinstance(found, dict) else {}
 
 
 @dataclass
@@ -50,6 +62,8 @@ class Group:
 
     player: str | None
     items: list[Pile | Board] = field(default_factory=list)
+    left_out: int = 0  # zones not drawn, past the budget of a picture (`budget`)
+    left_out_components: int = 0  # the components they hold
 
 
 def count_of(value: Any) -> int:
@@ -59,9 +73,7 @@ def count_of(value: Any) -> int:
 
 def pile_for(key: str, name: str, content: Any, props: Any) -> Pile:
     if isinstance(content, list):
-        rows = props if isinstance(props, list) and len(props) == len(content) else [{}] * len(content)
-        return Pile(key, name, [str(c) for c in content], 0,
-                    [r if isinstance(r, dict) else {} for r in rows])
+        return Pile(key, name, content, 0, props if isinstance(props, list) and len(props) == len(content) else [])
     hidden = content.get("hidden") if isinstance(content, dict) else 0
     return Pile(key, name, None, count_of(hidden))
 

@@ -13,16 +13,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..screen import PLAYER_KEY
+from .budget import arranged, left_out_text
 from .catalogue import Picture
-from .draw import back_svg, component_svg
-from .layout import Board, Group, Pile, arrange, seat_number
-from .text import clipped, text, value_text
+from .draw import MOST_LABEL, back_svg, component_svg, more_svg
+from .layout import Board, Group, Pile, seat_number
+from .text import clipped, joined, short_value, text
 
 CARD = (72, 100)     # a component in a pile
 TILE = (84, 84)      # the top component of a grid cell
 MINI = (20, 20)      # a component under the top one of a cell's stack, drawn small along its top
 CROWDED = 10         # a pile of more components than this is drawn overlapping
 MOST_VALUE = 60      # a variable's value is cut past this many characters
+MOST_SEEN = 20       # reveals listed in the status line: the latest ones (a view keeps every one of a game)
+MOST_PROMPT = 300    # characters of a prompt
 
 
 def _svg(inner: str, size: tuple[int, int], attrs: str, css: str) -> str:
@@ -34,27 +37,31 @@ def _svg(inner: str, size: tuple[int, int], attrs: str, css: str) -> str:
 def component_html(picture: Picture, pile: Pile, index: int, size: tuple[int, int], css: str = "rf-comp",
                    labelled: bool = True) -> str:
     """Component `index` of `pile` as an inline SVG carrying its zone and index."""
-    assert pile.content is not None
-    props = pile.props[index] if index < len(pile.props) else {}
+    label = pile.label(index)
     # its label as its accessible name: what a screen reader says, and what a test reads
-    attrs = f'data-zone="{text(pile.key)}" data-index="{index}" aria-label="{text(pile.content[index])}"'
-    return _svg(component_svg(picture, pile.content[index], props, *size, labelled=labelled), size, attrs, css)
+    attrs = f'data-zone="{text(pile.key)}" data-index="{index}" aria-label="{text(clipped(label, MOST_LABEL))}"'
+    return _svg(component_svg(picture, label, pile.props_of(index), *size, labelled=labelled), size, attrs, css)
 
 
-def pile_html(picture: Picture, pile: Pile) -> str:
-    """A plain zone: its name and size, then its cards bottom first (or a back and a count)."""
+def pile_parts(picture: Picture, pile: Pile) -> list[str]:
+    """A plain zone in parts: its name and size, each card bottom first (or a back and a
+    count), the closing. A replay stores each distinct part once: a card that stays in its
+    place is stored once for the whole game."""
     key = text(pile.key)
     if pile.content is None:
-        inner = _svg(back_svg(pile.hidden, *CARD), CARD, f'data-zone="{key}"', "rf-comp rf-hidden-pile")
-        size = f"hidden, {pile.hidden}"
+        inner = [_svg(back_svg(pile.hidden, *CARD), CARD, f'data-zone="{key}"', "rf-comp rf-hidden-pile")]
+        size = f"hidden, {pile.hidden:,}"
         css = "rf-zone rf-hidden"
     else:
-        cards = [component_html(picture, pile, k, CARD) for k in range(len(pile.content))]
-        inner = "".join(cards) if cards else '<span class="rf-nothing">empty</span>'
-        size = str(len(pile.content))
-        css = "rf-zone rf-crowded" if len(cards) > CROWDED else "rf-zone"
-    return (f'<div class="{css}" data-zone="{key}"><div class="rf-zone-name">{text(pile.name)} '
-            f'<span class="rf-size">{text(size)}</span></div><div class="rf-cards">{inner}</div></div>')
+        inner = [component_html(picture, pile, k, CARD) for k in range(pile.start, len(pile.content))]
+        css = "rf-zone rf-crowded" if len(inner) > CROWDED else "rf-zone"
+        if not pile.content:
+            inner = ['<span class="rf-nothing">empty</span>']
+        if pile.start:  # the components under the top ones drawn (`budget`)
+            inner.insert(0, _svg(more_svg(pile.start, *CARD), CARD, f'data-zone="{key}"', "rf-more"))
+        size = f"{len(pile.content):,}"
+    return [f'<div class="{css}" data-zone="{key}"><div class="rf-zone-name">{text(pile.name)} '
+            f'<span class="rf-size">{text(size)}</span></div><div class="rf-cards">', *inner, "</div></div>"]
 
 
 def cell_html(picture: Picture, cell: Pile | None, key: str) -> str:
@@ -68,31 +75,37 @@ def cell_html(picture: Picture, cell: Pile | None, key: str) -> str:
     if not cell.content:
         return f'<td class="rf-cell rf-empty-cell" data-zone="{text(key)}"></td>'
     top = len(cell.content) - 1
-    minis = "".join(component_html(picture, cell, k, MINI, "rf-comp rf-mini", labelled=False) for k in range(top))
+    minis = "".join(component_html(picture, cell, k, MINI, "rf-comp rf-mini", labelled=False)
+                    for k in range(cell.start, top))
+    if cell.start:  # the lowest of a tall stack, counted (`budget`)
+        minis = _svg(more_svg(cell.start, *MINI), MINI, f'data-zone="{text(key)}"', "rf-more rf-mini") + minis
     under = f'<div class="rf-under">{minis}</div>' if minis else ""
     return (f'<td class="rf-cell" data-zone="{text(key)}">{under}'
             f"{component_html(picture, cell, top, TILE)}</td>")
 
 
-def board_html(picture: Picture, board: Board) -> str:
-    """A grid as a table with its true row and column numbers (the part drawn, when trimmed)."""
+def board_parts(picture: Picture, board: Board) -> list[str]:
+    """A grid in parts (its opening and column numbers, each row's opening, each cell, the
+    closings), as a table with its true row and column numbers (the part drawn, when trimmed)."""
     title = f"{board.rows} by {board.columns}"
     if board.trimmed:
         title += (f"; rows {board.row_span[0]}-{board.row_span[-1]}, "
                   f"columns {board.column_span[0]}-{board.column_span[-1]} shown")
     head = "".join(f'<th scope="col">{k}</th>' for k in board.column_span)
-    rows = []
+    parts = [f'<div class="rf-grid" data-grid="{text(board.key)}"><div class="rf-zone-name">{text(board.name)} '
+             f'<span class="rf-size">{text(title)}</span></div><table class="rf-board"><tr><th></th>{head}</tr>']
     for r in board.row_span:
-        cells = "".join(cell_html(picture, board.cells.get((r, k)), board.cells[r, k].key if (r, k) in board.cells
-                                  else f"{board.key}[{r},{k}]") for k in board.column_span)
-        rows.append(f'<tr><th scope="row">{r}</th>{cells}</tr>')
-    return (f'<div class="rf-grid" data-grid="{text(board.key)}"><div class="rf-zone-name">{text(board.name)} '
-            f'<span class="rf-size">{text(title)}</span></div><table class="rf-board"><tr><th></th>{head}</tr>'
-            f'{"".join(rows)}</table></div>')
+        parts.append(f'<tr><th scope="row">{r}</th>')
+        parts.extend(cell_html(picture, board.cells.get((r, k)), board.cells[r, k].key if (r, k) in board.cells
+                               else f"{board.key}[{r},{k}]") for k in board.column_span)
+        parts.append("</tr>")
+    parts.append("</table></div>")
+    return parts
 
 
 def group_parts(picture: Picture, group: Group, viewer: str | None) -> list[str]:
-    """One group as its parts: the opening (section and heading), each pile or grid, the closing."""
+    """One group as its parts: the opening (section and heading), the parts of each pile or
+    grid, the closing."""
     if group.player is None:
         head, css, data = "Table", "rf-group rf-shared", ""
     else:
@@ -100,8 +113,10 @@ def group_parts(picture: Picture, group: Group, viewer: str | None) -> list[str]
         head = f"{group.player} (you)" if you else group.player
         css = "rf-group rf-player rf-you" if you else "rf-group rf-player"
         data = f' data-player="{text(group.player)}"'
-    items = [board_html(picture, item) if isinstance(item, Board) else pile_html(picture, item)
-             for item in group.items]
+    items = [part for item in group.items
+             for part in (board_parts(picture, item) if isinstance(item, Board) else pile_parts(picture, item))]
+    if group.left_out:
+        items.append(f'<div class="rf-zone rf-left-out">{left_out_text(group)}</div>')
     return [f'<section class="{css}"{data}><h3>{text(head)}</h3><div class="rf-items">', *items, "</div></section>"]
 
 
@@ -113,7 +128,7 @@ def vars_html(variables: dict[str, Any], viewer: str | None) -> str:
     shared: list[tuple[str, str]] = []
     for key, value in variables.items():
         m = PLAYER_KEY.match(str(key))
-        shown = clipped(value_text(value) if not isinstance(value, bool) else ("yes" if value else "no"), MOST_VALUE)
+        shown = short_value(value, MOST_VALUE) if not isinstance(value, bool) else ("yes" if value else "no")
         if m:
             per_player.setdefault(m["name"], {})[m["player"]] = shown
             if m["player"] not in players:
@@ -143,23 +158,26 @@ def status_html(view: dict[str, Any]) -> str:
     parts = [f'<span class="rf-game">{text(view.get("game", ""))}</span>',
              f'<span class="rf-viewer">seen by {text(who)}</span>', f'<span class="rf-to-act">{text(state)}</span>']
     if view.get("prompt"):
-        parts.append(f'<span class="rf-prompt">{text(view["prompt"])}</span>')
+        parts.append(f'<span class="rf-prompt">{text(clipped(view["prompt"], MOST_PROMPT))}</span>')
     seen = []
-    for entry in view.get("seen") or []:
+    reveals = view.get("seen") or []
+    if len(reveals) > MOST_SEEN:
+        seen.append(f"<li>{len(reveals) - MOST_SEEN:,} earlier reveals not listed</li>")
+    for entry in reveals[-MOST_SEEN:]:
         if isinstance(entry, dict):
-            what = ", ".join(str(c) for c in entry.get("contents") or []) or "nothing"
-            seen.append(f"<li>{text(entry.get('zone', ''))}: {text(clipped(what, 200))}</li>")
+            what = joined(entry.get("contents") or [], 200) or "nothing"
+            seen.append(f"<li>{text(clipped(entry.get('zone', ''), MOST_LABEL))}: {text(what)}</li>")
     extra = f'<ul class="rf-seen">{"".join(seen)}</ul>' if seen else ""
     return f'<div class="rf-status">{" · ".join(parts)}{extra}</div>'
 
 
 def view_sections(view: dict[str, Any], picture: Picture, targets: Iterable[str] = ()) -> list[str]:
-    """The fragment of `render_view` in its parts (status, each group's opening, piles and
-    grids, and closing, the variables): joined they are the fragment; a page holding many
-    views stores each distinct part once."""
+    """The fragment of `render_view` in its parts (status, each group's opening, the parts of
+    its piles and grids down to each card and cell, and closing, the variables): joined they are
+    the fragment; a page holding many views stores each distinct part once."""
     viewer = view.get("viewer")
     out = [status_html(view)]
-    for group in arrange(view, targets):
+    for group in arranged(view, targets):
         out.extend(group_parts(picture, group, viewer))
     variables = vars_html(view.get("vars") or {}, viewer)
     if variables:
@@ -192,6 +210,10 @@ CSS = """
 .rf-crowded .rf-cards { gap: 0; }
 .rf-crowded .rf-cards svg + svg { margin-left: -44px; }
 .rf-nothing { color: #999; font-size: 12px; font-style: italic; }
+.rf-more { display: block; }
+.rf-more text { font-family: system-ui, sans-serif; fill: #666; }
+.rf-crowded .rf-cards .rf-more + svg { margin-left: 4px; }
+.rf-left-out { color: #777; font-size: 13px; font-style: italic; align-self: center; }
 .rf-comp { display: block; cursor: pointer; }
 .rf-comp text { font-family: system-ui, sans-serif; }
 .rf-label { fill: #1d1d1d; }

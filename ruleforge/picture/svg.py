@@ -12,10 +12,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..screen import PLAYER_KEY
+from .budget import arranged, left_out_text
 from .catalogue import Picture
-from .draw import back_svg, component_svg
-from .layout import Board, Pile, arrange, seat_number
-from .text import clipped, text, value_text
+from .draw import back_svg, component_svg, more_svg
+from .layout import Board, Group, Pile, seat_number
+from .text import clipped, short_value, text
 
 CARD_W, CARD_H, TILE, MINI = 72, 100, 84, 20
 GAP, PAD, LINE = 6, 12, 18
@@ -41,7 +42,7 @@ def _place(x: float, y: float, inner: str, attrs: str = "") -> str:
 
 def _pile(picture: Picture, pile: Pile, x: float, y: float) -> tuple[list[str], float, float]:
     """A pile at (x, y): its elements, width and height."""
-    size = f"hidden, {pile.hidden}" if pile.content is None else str(len(pile.content))
+    size = f"hidden, {pile.hidden:,}" if pile.content is None else f"{len(pile.content):,}"
     out = [f'<text x="{x:g}" y="{y + 13:g}" class="rf-name">{text(pile.name)} '
            f'<tspan class="rf-small">{text(size)}</tspan></text>']
     top = y + LINE + 2
@@ -51,16 +52,20 @@ def _pile(picture: Picture, pile: Pile, x: float, y: float) -> tuple[list[str], 
     if not pile.content:
         out.append(f'<text x="{x:g}" y="{top + 12:g}" class="rf-small">empty</text>')
         return out, max(60, 9 * len(pile.name)), LINE + 20
-    step = CARD_W + GAP if len(pile.content) <= 10 else CARD_W * 0.4
-    per_row = max(1, int((MOST_WIDTH - CARD_W) // step) + 1)
-    for k, label in enumerate(pile.content):
-        row, col = divmod(k, per_row)
-        props = pile.props[k] if k < len(pile.props) else {}
-        drawing = component_svg(picture, label, props, CARD_W, CARD_H)
-        out.append(_place(x + col * step, top + row * (CARD_H + GAP), drawing,
+    drawn = len(pile.content) - pile.start
+    left = x
+    if pile.start:  # the components under the top ones drawn (`budget`), then the cards beside it
+        out.append(_place(x, top, more_svg(pile.start, CARD_W, CARD_H), f' data-zone="{text(pile.key)}"'))
+        left += CARD_W + GAP
+    step = CARD_W + GAP if drawn <= 10 else CARD_W * 0.4
+    per_row = max(1, int((MOST_WIDTH - (left - x) - CARD_W) // step) + 1)
+    for slot, k in enumerate(range(pile.start, len(pile.content))):
+        row, col = divmod(slot, per_row)
+        drawing = component_svg(picture, pile.label(k), pile.props_of(k), CARD_W, CARD_H)
+        out.append(_place(left + col * step, top + row * (CARD_H + GAP), drawing,
                           f' data-zone="{text(pile.key)}" data-index="{k}"'))
-    rows = (len(pile.content) - 1) // per_row + 1
-    width = CARD_W + step * (min(len(pile.content), per_row) - 1)
+    rows = (drawn - 1) // per_row + 1 if drawn else 1
+    width = left - x + (CARD_W + step * (min(drawn, per_row) - 1) if drawn else 0)
     return out, max(width, 9 * len(pile.name)), LINE + 2 + rows * (CARD_H + GAP)
 
 
@@ -89,15 +94,17 @@ def _board(picture: Picture, board: Board, x: float, y: float) -> tuple[list[str
                     out.append(_place(cx + 1, cy + 1, back_svg(pile.hidden, TILE, TILE), f' data-zone="{text(key)}"'))
             elif pile.content:
                 top_k = len(pile.content) - 1
-                props = pile.props[top_k] if top_k < len(pile.props) else {}
-                out.append(_place(cx + 1, cy + 1, component_svg(picture, pile.content[top_k], props, TILE, TILE),
+                out.append(_place(cx + 1, cy + 1, component_svg(picture, pile.label(top_k), pile.props_of(top_k),
+                                                                TILE, TILE),
                                   f' data-zone="{text(key)}" data-index="{top_k}"'))
-                for k, label in enumerate(pile.content[:top_k]):  # the stack under it, small, along the top
-                    row, col = divmod(k, 3)
-                    out.append(_place(cx + 4 + col * (MINI + 1), cy + 4 + row * (MINI + 1),
-                                      component_svg(picture, label, pile.props[k] if k < len(pile.props) else {},
-                                                    MINI, MINI, labelled=False),
-                                      f' data-zone="{text(key)}" data-index="{k}"'))
+                minis = [(more_svg(pile.start, MINI, MINI), "")] if pile.start else []  # the lowest, counted
+                minis += [(component_svg(picture, pile.label(k), pile.props_of(k), MINI, MINI, labelled=False),
+                           f' data-index="{k}"')
+                          for k in range(pile.start, top_k)]  # the stack under it, small, along the top
+                for slot, (drawing, index) in enumerate(minis):
+                    row, col = divmod(slot, 3)
+                    out.append(_place(cx + 4 + col * (MINI + 1), cy + 4 + row * (MINI + 1), drawing,
+                                      f' data-zone="{text(key)}"{index}'))
     width = 16 + cell * len(board.column_span)
     return out, max(width, 9 * len(board.name)), LINE + 14 + cell * len(board.row_span)
 
@@ -107,7 +114,7 @@ def _vars(variables: dict[str, Any], x: float, y: float) -> tuple[list[str], flo
     shared = []
     for key, value in variables.items():
         m = PLAYER_KEY.match(str(key))
-        item = f"{m['name'] if m else key}: {clipped(value_text(value), 40)}"
+        item = f"{m['name'] if m else key}: {short_value(value, 40)}"
         if m:
             per_player.setdefault(m["player"], []).append(item)
         else:
@@ -120,6 +127,11 @@ def _vars(variables: dict[str, Any], x: float, y: float) -> tuple[list[str], flo
     return out, LINE * len(lines) + (PAD if lines else 0)
 
 
+def _left_out(group: Group, y: float) -> str:
+    """A line for the zones of a group past the budget of a picture."""
+    return f'<text x="{PAD}" y="{y + 13:g}" class="rf-small">{text(left_out_text(group))}</text>'
+
+
 def render_position_svg(view: dict[str, Any], picture: Picture, targets: Iterable[str] = ()) -> str:
     """The view as a standalone SVG document (XML declaration, its own style, nothing external)."""
     viewer = view.get("viewer")
@@ -128,7 +140,7 @@ def render_position_svg(view: dict[str, Any], picture: Picture, targets: Iterabl
             f'<tspan class="rf-small">seen by {text(who)}</tspan></text>']
     y = PAD + 30
     width = 400.0
-    for group in arrange(view, targets):
+    for group in arranged(view, targets):
         head = "Table" if group.player is None else f"{group.player} (you)" if group.player == viewer else group.player
         body.append(f'<text x="{PAD}" y="{y + 16:g}" class="rf-head">{text(head)}</text>')
         y += 26
@@ -143,6 +155,9 @@ def render_position_svg(view: dict[str, Any], picture: Picture, targets: Iterabl
             x += w + 2 * PAD
             row_height = max(row_height, h)
         y += row_height + PAD
+        if group.left_out:
+            body.append(_left_out(group, y))
+            y += LINE + PAD
     parts, h = _vars(view.get("vars") or {}, PAD, y)
     body.extend(parts)
     y += h + PAD

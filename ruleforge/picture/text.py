@@ -64,3 +64,44 @@ def value_text(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(value_text(v) for v in value) + "]"
     return str(value)
+
+
+def short_value(value: Any, most: int) -> str:
+    """`clipped(value_text(value), most)`, writing out no more of a long list than that shows:
+    a variable may hold a list of a million items, and a picture of every step shows it."""
+    out: list[str] = []
+    size = 0
+
+    def walk(item: Any) -> None:
+        nonlocal size
+        if isinstance(item, (list, tuple)):
+            out.append("[")
+            size += 1
+            for k, inner in enumerate(item):
+                if size > most:  # the first `most` + 1 characters are written: enough to clip
+                    break
+                if k:
+                    out.append(", ")
+                    size += 2
+                walk(inner)
+            out.append("]")
+        else:
+            written = value_text(item)[:most + 1]
+            out.append(written)
+            size += len(written)
+
+    walk(value)
+    return clipped("".join(out), most)
+
+
+def joined(values: Any, most: int) -> str:
+    """The texts of `values` joined by commas and clipped to `most` characters, reading only
+    as many of them as that shows (a reveal may show a seat 10,000 components)."""
+    out: list[str] = []
+    size = -2  # the length of the texts joined so far
+    for value in values:
+        if size > most:
+            break
+        out.append(str(value))
+        size += len(out[-1]) + 2
+    return clipped(", ".join(out), most)

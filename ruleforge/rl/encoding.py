@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..diagnostics import GameError
+from ..limits import LIMITS, describe
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -59,6 +60,7 @@ class Encoding:
         from ..picture.catalogue import make_picture
 
         self.players = players
+        self.path = rules.path
         game = rules.new_game(players, 0, dict(options) if options else None)
         model = game.program.model
         picture = make_picture(rules, players, options)
@@ -101,6 +103,9 @@ class Encoding:
                  ("zone_sizes", z), ("zone_hidden", z), ("zone_labels", z * labels), ("zone_unlisted", z),
                  ("zone_properties", z * prop_width), ("seen_labels", len(self.hideable) * labels),
                  ("vars", sum(max(1, len(v)) for v in self.vars.values()))]
+        why = {"zone_labels": f"{z:,} zones × {labels:,} labels",
+               "zone_properties": f"{z:,} zones × {prop_width:,} property values",
+               "seen_labels": f"{len(self.hideable):,} zones some seat cannot see × {labels:,} labels"}
         self.segments: dict[str, Segment] = {}
         start = 0
         for name, size in sizes:
@@ -108,6 +113,24 @@ class Encoding:
             start += size
         self.size = start
         self._prop_width = prop_width
+        # the runs with how they are counted, for a message: checked here and with the pieces (`Pieces`)
+        self.parts = [(name, size, why.get(name, "")) for name, size in sizes]
+        self.check_size(self.parts)
+
+    def check_size(self, parts: Sequence[tuple[str, int, str]]) -> None:
+        """Refuse a layout of more numbers than `observation_size`, before any array is made:
+        zones times labels grow fast (a grid of 10,000 cells and 100,000 components is 10^9
+        numbers, 4 GB of float32), and numpy would fail deep inside an adapter instead. `parts`:
+        each run's name, size and how it is counted."""
+        total = sum(size for _, size, _ in parts)
+        if total <= LIMITS.observation_size:
+            return
+        name, size, how = max(parts, key=lambda part: part[1])
+        why = f" = {how}" if how else ""
+        people = "1 player" if self.players == 1 else f"{self.players} players"
+        raise GameError(f"{self.path}: an RL observation of this game for {people} would hold {total:,} numbers, "
+                        f"the most of them in {name} ({size:,}{why}): too many to encode "
+                        f"({describe('observation_size')})")
 
     def _values_of(self, type_name: str) -> tuple[str, ...] | None:
         """() for a number (int, flag), the members to be one-hot over (players, an enum's, the
@@ -232,21 +255,26 @@ class Pieces:
     `zone:board(P1)[2,3]`, `player:P2`, `enum:north`, `flag:true`, `int:4`)."""
 
     def __init__(self, encoding: Encoding, int_range: tuple[int, int] = INT_RANGE):
+        members = list(dict.fromkeys(m for values in encoding.enums.values() for m in values))
+        ints = range(int_range[0], int_range[1] + 1)
+        self.size = (len(encoding.action_names) + len(encoding.labels) + len(encoding.zone_keys)
+                     + len(encoding.seats) + len(members) + 2 + len(ints))
+        self.depth = 1 + encoding.most_params
+        self.encoding = encoding
+        # the observation the environments give: the view's numbers, then a row of pieces per
+        # step; checked before a name is made (a wide `int_range` is as many names)
+        encoding.check_size([*encoding.parts, ("pieces_chosen", self.depth * self.size,
+                                               f"{self.depth} step{'s' if self.depth > 1 else ''} × "
+                                               f"{self.size:,} pieces")])
         names = [f"action:{a}" for a in encoding.action_names]
         names += [f"component:{label}" for label in encoding.labels]
         names += [f"zone:{key}" for key in encoding.zone_keys]
         names += [f"player:{s}" for s in encoding.seats]
-        members: list[str] = []
-        for values in encoding.enums.values():
-            members += [m for m in values if m not in members]
         names += [f"enum:{m}" for m in members]
         names += ["flag:false", "flag:true"]
-        names += [f"int:{k}" for k in range(int_range[0], int_range[1] + 1)]
+        names += [f"int:{k}" for k in ints]
         self.names = names
         self.index = {name: i for i, name in enumerate(names)}
-        self.size = len(names)
-        self.depth = 1 + encoding.most_params
-        self.encoding = encoding
 
     def key(self, game: Game, action: Any) -> tuple[int, ...]:
         """The pieces of one legal action: its name, then its parameters' values."""
