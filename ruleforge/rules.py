@@ -85,11 +85,12 @@ class Rules:
             if extras:  # programs for hand-built positions: keep only the latest few
                 for old in [k for k in self._programs if k[2]][:-7]:
                     del self._programs[old]
-            prog = self._programs[key] = compile_program(self.checker, players, options, extras, count_triggers)
-            if compiled:
+            prog = compile_program(self.checker, players, options, extras, count_triggers)
+            if compiled:  # kept only once built: a build refused (a limit) is refused again next time
                 from .compiled import compile_natively
 
                 compile_natively(prog)
+            self._programs[key] = prog
         return prog
 
     def _check_option(self, name: str, value: Any) -> None:

@@ -289,9 +289,12 @@ def test_the_plots_are_drawn_in_headless_chromium(tmp_path: Path) -> None:
     expected = len(svgs(report.read_text(encoding="utf-8")))
     assert expected == 2 + 2 * 5 + 1
 
-    # Where the browser laid each plot out, measured by a copy of the page with a script added.
+    # Where the browser laid each plot out, measured by a copy of the page with a script added (and
+    # without the page's Content-Security-Policy, which forbids every script); the picture below is
+    # of the report itself, policy and all.
     probe = tmp_path / "probe.html"
-    probe.write_text(report.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"), encoding="utf-8")
+    measured = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", report.read_text(encoding="utf-8"))
+    probe.write_text(measured.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
     dom = browse(browser, tmp_path / "profile1", f"--window-size={WIDTH},1000", "--dump-dom", probe.as_uri())
     found = re.search(r'data-plots="([^"]*)"', dom)
     assert found, "the page did not run its measuring script"

@@ -4,6 +4,11 @@ Self-contained on purpose: the plots are inline SVG, the style a few lines of in
 no script, font or link to fetch, so the file can be mailed or opened offline and shows the
 same thing years later. Output is deterministic (same data, same bytes) so a report can be
 kept beside the rules and diffed.
+
+The page's own Content-Security-Policy (`POLICY`) says so to the browser: no script at all, no
+request of any kind, only inline style (the page's CSS and matplotlib's in each SVG). The
+texts of the report come from rules files and summaries anyone may write, and every one is
+escaped; the policy is the second wall, should one ever slip through as markup.
 """
 
 from __future__ import annotations
@@ -34,6 +39,11 @@ tr.flag td { background: #fff4d6; font-weight: 600; }
 .scroll { overflow-x: auto; }
 """
 DASH = "–"  # a statistic the games do not define (no game, one game)
+# Nothing is fetched (default-src: no image, font, frame or connection), no script runs, styles are
+# inline only; base-uri and form-action, which default-src does not cover, are closed too. The
+# plots are inline SVG, drawn without any request: their `<use href="#...">` and `url(#...)`
+# point inside the page.
+POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 
 # 1. Numbers in words ----------------------------------------------------------------------
@@ -385,6 +395,7 @@ def render_report(summaries: list[dict[str, Any]], comparison: dict[str, Any] | 
         parts.append(skill_section(skill, ids, plots.fair_share(first) if first else None))
     what = "comparison" if comparison else "simulation"
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{esc(game)}: balance "
             f"report</title><style>{CSS}</style></head><body><main>"
             f"<h1>{esc(game)}: balance report</h1>"

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..diagnostics import GameError
-from ..perft import MAX_DEPTH, counts, divide
+from ..perft import MAX_DEPTH, TooManyPositions, counts, divide
 from ..testing.perft_files import perft_file, perft_text, read_perft, shown_value, with_entry
 from .common import echo, fail, guarded, load_rules, parse_options, resolve_players, write_atomic
 
@@ -35,6 +35,8 @@ def perft(file: str, players: int | None, depth: int, seed: int, option: tuple[s
 
     Chance is fixed by the seed, so the counts are the same on every run: a rules change that
     moves one changed what can be played. A game over before DEPTH decisions counts 0 there.
+    A count stops with an error once its counts, all depths together, pass the limit
+    counted_positions (docs/limits.md; RULEFORGE_MAX_COUNTED_POSITIONS raises it).
     """
     if depth < 1:
         fail(f"--depth must be at least 1, not {depth}")
@@ -46,14 +48,17 @@ def perft(file: str, players: int | None, depth: int, seed: int, option: tuple[s
     options = parse_options(rules, option)
     existing = _existing(file) if write else []
     game = rules.new_game(n, seed, options or None)
-    found = counts(game, depth)
+    try:
+        found = counts(game, depth)
+    except TooManyPositions as err:  # nothing printed but this, nothing written
+        fail(f"{file}: depth {depth}: {err}")
     shown = "".join(f", {name}={shown_value(value)}" for name, value in options.items())
     echo(f"{rules.title}, {n} players, seed {seed}{shown}:")
     for d, count in enumerate(found, 1):
         echo(f"depth {d}: {count:,}")
     if split:
         echo(f"each first move at depth {depth}:")
-        parts = divide(game, depth)
+        parts = divide(game, depth)  # the same walk as counts': within the same bound
         width = max((len(label) for label, _ in parts), default=0)
         for label, count in parts:
             echo(f"  {label:<{width}}  {count:,}")

@@ -11,12 +11,15 @@ same rules and player count build once; later runs import the built module.
 
 Without Cython or a working C compiler the program plays as it is, the ordinary build, and
 one `CompiledBuildWarning` per process says why. Cython is the `compiled` extra.
+
+A module too large to build (`compiled_source_bytes`) or a build past `build_seconds` is the
+rules file's doing, not the machine's: a RulesError at the rules file, naming the limit
+(`bounds.py`), and the next rules file is built as usual.
 """
 
 from __future__ import annotations
 
 import ast as py
-import subprocess
 import sys
 import tempfile
 import types
@@ -27,8 +30,11 @@ from typing import Any
 
 import attrs
 
+from ..ast import Pos
+from ..diagnostics import Diagnostic, RulesError
 from ..failed_operation import GENERATED_FILES
 from . import cache
+from .bounds import BuildTooLarge, BuildTooLong, check_size, run_bounded
 from .build import BUILD_KEY
 from .source import defined_names, extension_source, provided_names, rule_lines
 
@@ -45,6 +51,7 @@ class BuildFailed(Exception):
     """Why no compiled module could be had, in a few words."""
 
 
+BUILD_SCRIPT = Path(__file__).with_name("build.py")  # run as a child process: FOLDER NAME
 _unavailable: str | None = None  # why building failed in this process (said once, not tried again)
 # told, when set, that a module is about to be built (a first build takes seconds to minutes):
 # the command line says so on stderr, so that a long first build is not taken for a hang
@@ -53,12 +60,15 @@ on_build: Callable[[], None] | None = None
 
 def compile_natively(program: Any) -> bool:
     """Give the program its compiled functions; False, with one warning per process, when the
-    module cannot be built or imported here (the program then plays as it is)."""
+    module cannot be built or imported here (the program then plays as it is). RulesError at
+    the rules file when its module is past a limit of building (ruleforge/compiled/bounds.py)."""
     global _unavailable
     if _unavailable is not None:
         return False
     try:
         module, flow, first = _module_for(program)
+    except (BuildTooLarge, BuildTooLong) as err:
+        raise _at_rules_file(program, str(err)) from None
     except BuildFailed as err:
         _unavailable = str(err)
         warnings.warn(f"the compiled build is not available ({err}); playing the ordinary build",
@@ -67,6 +77,13 @@ def compile_natively(program: Any) -> bool:
     _link(program, module, flow)
     program.line_map = rule_lines(program.module, first, program.line_map)
     return True
+
+
+def _at_rules_file(program: Any, message: str) -> RulesError:
+    """An error about the rules file as a whole (`t.rules: error: ...`), as `check` reports one."""
+    checker = getattr(program.compiler, "ck", None)
+    file = checker.main_file() if checker is not None else "<rules>"
+    return RulesError([Diagnostic(Pos(file, 0, 0), message)], checker.sources if checker is not None else {})
 
 
 def _versions() -> str:
@@ -95,9 +112,10 @@ def _module_for(program: Any) -> tuple[types.ModuleType, py.Module | None, int]:
     path = cache.built_path(place, name)
     module = _imported(path, name)
     if module is None:
+        check_size(text, program.players)  # what was built once, under a limit raised then, is imported
         if on_build is not None:
             on_build()
-        _build(place, name, text, path)
+        _build(place, name, text, path, program.players)
         module = _imported(path, name)
         if module is None:
             raise BuildFailed(f"the module built at {path} could not be imported")
@@ -127,15 +145,14 @@ def _imported(path: Path, name: str) -> types.ModuleType | None:
         return None
 
 
-def _build(place: Path, name: str, text: str, path: Path) -> None:
-    """Build the module in a folder of its own inside the cache, then rename it into place."""
+def _build(place: Path, name: str, text: str, path: Path, players: int) -> None:
+    """Build the module in a folder of its own inside the cache, then rename it into place;
+    the build is killed, and BuildTooLong, past `build_seconds`."""
     work = Path(tempfile.mkdtemp(dir=place, prefix=".build-"))
     try:
         (work / f"{name}.py").write_text(text, encoding="utf-8")
-        script = Path(__file__).with_name("build.py")
         try:
-            done = subprocess.run([sys.executable, str(script), str(work), name],
-                                  capture_output=True, text=True, check=False)
+            done = run_bounded([sys.executable, str(BUILD_SCRIPT), str(work), name], players)
         except OSError as err:
             raise BuildFailed(f"the build could not start: {err}") from None
         built = work / path.name

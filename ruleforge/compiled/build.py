@@ -1,16 +1,24 @@
 """Build one extension module: Cython writes C from the generated Python, the C compiler builds it.
 
-Run as a child process (`python -m ruleforge.compiled.build FOLDER NAME`), so that whatever
-Cython, setuptools and the compiler print, and however they fail, reaches the caller as one
-exit status and the captured output: the caller (ruleforge/compiled/__init__.py) says it in one
-message and plays on without the build. FOLDER holds `NAME.py`; the built module is left
+Run as a child process (`python -m ruleforge.compiled.build FOLDER NAME [FD]`), so that
+whatever Cython, setuptools and the compiler print, and however they fail, reaches the caller as
+one exit status and the captured output: the caller (ruleforge/compiled/__init__.py) says it in
+one message and plays on without the build. FOLDER holds `NAME.py`; the built module is left
 there as `NAME` + the interpreter's extension suffix.
+
+The caller runs it as the leader of a process group of its own and kills the group past
+`build_seconds` (bounds.py). FD is the reading end of a pipe whose other end the caller holds
+open while it waits: should the caller die without killing the group (SIGKILL, or a SIGTERM
+nothing handles), the pipe ends, and the build kills its group itself, compiler included,
+instead of building on unbounded with no one waiting for it.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 # Cython's directives for generated code. Every variable of it is a Python object, so
@@ -41,5 +49,22 @@ def build(folder: Path, name: str) -> Path:
     return Path(command.get_ext_fullpath(name))
 
 
+def end_with_caller(fd: int) -> None:
+    """Kill this process group (this process alone if it leads none) once `fd` reads as ended."""
+
+    def watch() -> None:
+        try:
+            while os.read(fd, 1):
+                pass
+        except OSError:
+            pass
+        leader = os.getpgid(0) == os.getpid()
+        os.killpg(0, signal.SIGKILL) if leader else os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="caller-watch", daemon=True).start()
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 3:
+        end_with_caller(int(sys.argv[3]))
     build(Path(sys.argv[1]), sys.argv[2])

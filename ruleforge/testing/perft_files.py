@@ -3,20 +3,25 @@ written by `ruleforge perft --write` and checked by `ruleforge test` and the pyt
 (docs/testing.md, "Move counts"). A count that moved means the rules now allow other decision
 sequences than when the counts were written: meant (write them again) or a regression.
 
-The file may come from anyone, so every field is checked before anything runs, and the depth is
-bounded (`perft.MAX_DEPTH`): a file cannot make a test walk for hours.
+The file may come from anyone, so every field is checked before anything runs, the depth is
+bounded (`perft.MAX_DEPTH`) and so is the walk: the entries of one file reach at most
+`counted_positions` positions together (one `perft.Budget`, shared), so neither a deep entry of a
+wide game nor a thousand entries can make a test walk for hours. The command a failed count
+suggests quotes every value the file gave it (docs/security.md, "A move-count file").
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from ..diagnostics import GameError
-from ..perft import MAX_DEPTH, counts
+from ..inert import inert
+from ..perft import MAX_DEPTH, Budget, counts
 from ..rules import Rules
 from ..scoresheet import read_json
 from .examples import FileProblems, suggest
@@ -42,6 +47,8 @@ class PerftEntry:
     depth: tuple[int, ...]
     origin: Path  # the counts file it is written in
     index: int  # its place in that file, from 1
+    # the positions left to count, shared by the entries of one file (read_perft makes one a file)
+    budget: Budget = attrs.field(factory=Budget, repr=False)
 
     @property
     def name(self) -> str:
@@ -84,10 +91,10 @@ class PerftOutcome:
         return "error" if self.error is not None else "pass" if self.passed else "fail"
 
     def report(self) -> list[str]:
-        """Each depth whose count moved, expected and actual, naming the rules and the file; or
-        the error."""
+        """Each depth whose count moved, expected and actual, naming the rules and the file, and
+        the command that writes them again; or the error. Inert: the lines quote a file."""
         if self.error is not None:
-            return [f"error: {line}" for line in self.error.splitlines()]
+            return [inert(f"error: {line}") for line in self.error.splitlines()]
         if self.passed:
             return []
         lines = [f"move counts of {self.rules_file} differ from {self.entry.where} "
@@ -95,11 +102,20 @@ class PerftOutcome:
         for d, (want, got) in enumerate(zip(self.entry.depth, self.actual), 1):
             if want != got:
                 lines.append(f"depth {d}: expected {want:,}, actual {got:,}")
-        lines.append("if the rules were meant to change this, write the counts again: "
-                     f"ruleforge perft {self.rules_file} --players {self.entry.players} --seed {self.entry.seed}"
-                     + "".join(f" -o {k}={shown_value(v)}" for k, v in self.entry.options.items())
-                     + f" --depth {len(self.entry.depth)} --write")
-        return lines
+        lines.append(f"if the rules were meant to change this, write the counts again: {self.command()}")
+        return [inert(line) for line in lines]
+
+    def command(self) -> str:
+        """`ruleforge perft ... --write` for this entry, for a person to copy: each value the
+        file gave (an option's name and value, the rules file's name) quoted for the shell, so
+        that a value such as `x; rm -rf ~` is one argument when pasted, never a command, and a
+        rules file named like an option read as a file."""
+        entry = self.entry
+        rules = f"./{self.rules_file}" if self.rules_file.startswith("-") else self.rules_file  # not an option
+        words = ["ruleforge", "perft", rules, "--players", str(entry.players), "--seed", str(entry.seed)]
+        for name, value in entry.options.items():
+            words += ["-o", f"{name}={shown_value(value)}"]
+        return shlex.join([*words, "--depth", str(len(entry.depth)), "--write"])
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "file": str(self.entry.origin), "status": self.status,
@@ -126,7 +142,10 @@ def rules_file_of_perft(path: str | Path) -> Path:
 def read_perft(path: str | Path) -> list[PerftEntry]:
     """The entries of a counts file, every field checked; PerftError lists every problem."""
     path = Path(path)
-    data = read_json(path, "move counts file")
+    try:  # found beside the rules: read under the rule of `named_files`
+        data = read_json(path, "move counts file", ".json")
+    except GameError as err:
+        raise PerftError([str(err)]) from None
     if not isinstance(data, dict) or data.get("format") != PERFT_FORMAT:
         raise PerftError([f"{path}: not a ruleforge move counts file (expected \"format\": \"{PERFT_FORMAT}\")"])
     problems = [f"{path}: unknown key '{k}'{suggest(k, list(FILE_KEYS))} (keys: {', '.join(FILE_KEYS)})"
@@ -144,8 +163,9 @@ def read_perft(path: str | Path) -> list[PerftEntry]:
                                      "file may hold"])
     found: list[PerftEntry] = []
     seen: dict[tuple, int] = {}
+    budget = Budget(earlier_are="the entries before this one in its file")
     for index, entry in enumerate(entries, 1):
-        got = _entry(path, index, entry, problems)
+        got = _entry(path, index, entry, problems, budget)
         if got is None:
             continue
         key = (got.players, got.seed, tuple(sorted(got.options.items())))
@@ -167,7 +187,7 @@ def _whole(value: Any) -> bool:
     return type(value) is int  # not a bool, not a float
 
 
-def _entry(path: Path, index: int, entry: Any, problems: list[str]) -> PerftEntry | None:
+def _entry(path: Path, index: int, entry: Any, problems: list[str], budget: Budget) -> PerftEntry | None:
     where = f"{path}: entry #{index}"
     if not isinstance(entry, dict):
         problems.append(f"{where}: an entry is an object: {{\"players\": N, \"seed\": S, \"options\": {{...}}, "
@@ -197,15 +217,16 @@ def _entry(path: Path, index: int, entry: Any, problems: list[str]) -> PerftEntr
     if len(problems) > before:
         return None
     return PerftEntry(players=players, seed=seed, options=dict(options), depth=tuple(depth), origin=path,
-                      index=index)
+                      index=index, budget=budget)
 
 
 def run_perft(rules: Rules, entry: PerftEntry, rules_file: str | Path) -> PerftOutcome:
     """Count the entry's game to its deepest depth and compare; a game that cannot start (a
-    player count or option the rules refuse) or a rule that fails is an error outcome."""
+    player count or option the rules refuse), a rule that fails or a walk past the positions
+    its file may visit (`perft.TooManyPositions`) is an error outcome."""
     try:
         game = rules.new_game(entry.players, entry.seed, entry.options or None)
-        actual = counts(game, len(entry.depth))
+        actual = counts(game, len(entry.depth), entry.budget)
     except GameError as err:
         return PerftOutcome(entry, str(rules_file), error=f"{entry.where}: {err}")
     return PerftOutcome(entry, str(rules_file), actual=tuple(actual))
