@@ -150,19 +150,23 @@ class Client:
             self.pending.append(self._next(deadline))
 
 
-def _start() -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "ruleforge", "lsp"], cwd=ROOT, stdin=subprocess.PIPE,
+def _start(argv: list[str] | None = None, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(argv or [sys.executable, "-m", "ruleforge", "lsp"], cwd=ROOT, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
 
 
 @contextlib.contextmanager
-def serving() -> Iterator[Client]:
-    """A server started for one test, its client, and at the end the protocol's own goodbye
-    (shutdown, exit, exit status 0); killed whatever happened."""
-    proc = _start()
+def serving(argv: list[str] | None = None, env: dict[str, str] | None = None,
+            initialized: bool = False) -> Iterator[Client]:
+    """A server started for one test (`ruleforge lsp`, or `argv`), its client (initialized if
+    asked), and at the end the protocol's own goodbye (shutdown, exit, exit status 0); killed
+    whatever happened."""
+    proc = _start(argv, env)
     try:
         client = Client(proc)
+        if initialized:
+            client.start()
         yield client
         assert client.request("shutdown", None) is None
         client.notify("exit", {})

@@ -74,7 +74,7 @@ def _fit_pile(pile: Pile, left: int) -> int:
 
 def fit(groups: list[Group]) -> None:
     """Cut every pile and grid of `groups` to what a picture draws, in drawing order; the items
-    no budget is left for move to their group's `left_out` count."""
+    no budget is left for move to their group's `undrawn` count."""
     left = VIEW_DRAWN
     for group in groups:
         kept: list[Pile | Board] = []
@@ -83,8 +83,8 @@ def fit(groups: list[Group]) -> None:
             if left > 0:
                 cost = _fit_board(item, left) if isinstance(item, Board) else _fit_pile(item, left)
             if cost == 0:
-                group.left_out += 1
-                group.left_out_components += held(item)
+                group.undrawn += 1
+                group.undrawn_components += held(item)
                 continue
             left -= cost
             kept.append(item)
@@ -98,8 +98,8 @@ def arranged(view: dict[str, Any], targets: Iterable[str] = ()) -> list[Group]:
     return groups
 
 
-def left_out_text(group: Group) -> str:
+def undrawn_text(group: Group) -> str:
     """What the zones of a group past the budget hold, as a picture says it."""
-    zones = f"{group.left_out:,} more zone{'s' if group.left_out != 1 else ''}"
-    held = group.left_out_components
+    zones = f"{group.undrawn:,} more zone{'s' if group.undrawn != 1 else ''}"
+    held = group.undrawn_components
     return f"{zones} not drawn ({held:,} component{'s' if held != 1 else ''})"

@@ -62,8 +62,8 @@ class Group:
 
     player: str | None
     items: list[Pile | Board] = field(default_factory=list)
-    left_out: int = 0  # zones not drawn, past the budget of a picture (`budget`)
-    left_out_components: int = 0  # the components they hold
+    undrawn: int = 0  # zones not drawn, past the budget of a picture (`budget`)
+    undrawn_components: int = 0  # the components they hold
 
 
 def count_of(value: Any) -> int:

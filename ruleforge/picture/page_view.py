@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..screen import PLAYER_KEY
-from .budget import arranged, left_out_text
+from .budget import arranged, undrawn_text
 from .catalogue import Picture
 from .draw import MOST_LABEL, back_svg, component_svg, more_svg
 from .layout import Board, Group, Pile, seat_number
@@ -115,8 +115,8 @@ def group_parts(picture: Picture, group: Group, viewer: str | None) -> list[str]
         data = f' data-player="{text(group.player)}"'
     items = [part for item in group.items
              for part in (board_parts(picture, item) if isinstance(item, Board) else pile_parts(picture, item))]
-    if group.left_out:
-        items.append(f'<div class="rf-zone rf-left-out">{left_out_text(group)}</div>')
+    if group.undrawn:
+        items.append(f'<div class="rf-zone rf-left-out">{undrawn_text(group)}</div>')
     return [f'<section class="{css}"{data}><h3>{text(head)}</h3><div class="rf-items">', *items, "</div></section>"]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..screen import PLAYER_KEY
-from .budget import arranged, left_out_text
+from .budget import arranged, undrawn_text
 from .catalogue import Picture
 from .draw import back_svg, component_svg, more_svg
 from .layout import Board, Group, Pile, seat_number
@@ -127,9 +127,9 @@ def _vars(variables: dict[str, Any], x: float, y: float) -> tuple[list[str], flo
     return out, LINE * len(lines) + (PAD if lines else 0)
 
 
-def _left_out(group: Group, y: float) -> str:
+def _undrawn(group: Group, y: float) -> str:
     """A line for the zones of a group past the budget of a picture."""
-    return f'<text x="{PAD}" y="{y + 13:g}" class="rf-small">{text(left_out_text(group))}</text>'
+    return f'<text x="{PAD}" y="{y + 13:g}" class="rf-small">{text(undrawn_text(group))}</text>'
 
 
 def render_position_svg(view: dict[str, Any], picture: Picture, targets: Iterable[str] = ()) -> str:
@@ -155,8 +155,8 @@ def render_position_svg(view: dict[str, Any], picture: Picture, targets: Iterabl
             x += w + 2 * PAD
             row_height = max(row_height, h)
         y += row_height + PAD
-        if group.left_out:
-            body.append(_left_out(group, y))
+        if group.undrawn:
+            body.append(_undrawn(group, y))
             y += LINE + PAD
     parts, h = _vars(view.get("vars") or {}, PAD, y)
     body.extend(parts)

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from stopping import ROOT
-from test_lsp import BROKEN, DEADLINE, GOOD, Client
+from test_lsp import BROKEN, DEADLINE, GOOD, Client, serving
 
 pytest.importorskip("pygls")
 
@@ -36,19 +36,9 @@ def started(env: dict[str, str] | None = None, code: str | None = None) -> Itera
     """A server for one test (`ruleforge lsp`, or `python -c code`), initialized, its client,
     and at the end the protocol's goodbye (shutdown, exit, exit status 0); killed whatever
     happened."""
-    argv = [sys.executable, "-c", code] if code else [sys.executable, "-m", "ruleforge", "lsp"]
-    proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
-    try:
-        client = Client(proc)
-        client.start()
+    argv = [sys.executable, "-c", code] if code else None
+    with serving(argv, env, initialized=True) as client:
         yield client
-        assert client.request("shutdown", None) is None
-        client.notify("exit", {})
-        assert proc.wait(timeout=DEADLINE) == 0
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def reply(client: Client, msg_id: Any, deadline: float = DEADLINE) -> dict[str, Any]:

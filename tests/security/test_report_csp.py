@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -20,6 +18,7 @@ import pytest
 pytest.importorskip("matplotlib", reason="the report needs matplotlib: pip install -e '.[dev]'")
 
 from click.testing import CliRunner  # noqa: E402
+from test_report import chromium  # noqa: E402  (tests/ is on the path, as for every test module there)
 
 from ruleforge.balance.report import render_report, write_report  # noqa: E402
 from ruleforge.cli import main  # noqa: E402
@@ -62,16 +61,6 @@ def test_the_reports_simulate_and_compare_write_carry_it(tmp_path: Path, monkeyp
         assert result.exit_code == 0, result.output
     for name in ("s.html", "c.html"):
         assert policy_of((tmp_path / name).read_text(encoding="utf-8"))["default-src"] == ["'none'"]
-
-
-def chromium() -> str:
-    """The browser, or a skip (a failure on CI, whose .ci/run installs it)."""
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        if path := shutil.which(name):
-            return path
-    if os.environ.get("CI"):
-        pytest.fail("Chromium is missing on CI: .ci/run should have installed it (apt-get install chromium)")
-    pytest.skip("Chromium is not installed (apt-get install chromium); CI installs it and runs this test")
 
 
 def browse(page: Path, profile: Path) -> tuple[str, list[str]]:
