@@ -228,7 +228,7 @@ def test_a_c_compiler_past_the_limit_is_killed_with_its_children(tmp_path: Path,
                   'signal.pause()" &\nwait\n')
     cc.chmod(0o755)
     monkeypatch.setenv("CC", str(cc))
-    with limits.raised(build_seconds=45), pytest.raises(RulesError, match="took more than 45 seconds"):
+    with limits.raised(build_seconds=25), pytest.raises(RulesError, match="took more than 25 seconds"):
         ruleforge.load(ROOT / "tests" / "synthetic" / "nim.rules").program(2, compiled=True)
     started = [int(pid) for pid in pids.read_text().split()]
     assert len(started) == 2, "the C compiler had not started within the limit"

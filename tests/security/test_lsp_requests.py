@@ -217,7 +217,7 @@ def test_a_request_before_initialize_and_after_shutdown_is_answered() -> None:
         proc.wait()
 
 
-@pytest.mark.parametrize("length", [b"100000000000000", b"9" * 5000])
+@pytest.mark.parametrize("length", [b"100000000000000", b"9" * 5000], ids=["15 digits", "5,000 digits"])
 def test_a_message_claiming_to_be_huge_allocates_nothing(length: bytes) -> None:
     """`Content-Length: 10^14` once made the server allocate that much at once and die with
     MemoryError (5,000 digits: with Python's ValueError on such a number); the body is read as
