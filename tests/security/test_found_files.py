@@ -79,9 +79,7 @@ def test_pytest_on_the_folder_quotes_no_secret(shared: Path) -> None:
 
 def test_a_link_to_the_environment_is_refused_as_a_file_of_proc(tmp_path: Path) -> None:
     (tmp_path / "env.rules").symlink_to("/proc/self/environ")
-    assert refusal(tmp_path / "env.rules", ".rules") in ("it is a file of /proc",
-                                                         "it is a symbolic link to a file whose name does not "
-                                                         "end in .rules")
+    assert refusal(tmp_path / "env.rules", ".rules") == "it is a file of /proc"  # looked at before its name
     result = CliRunner().invoke(main, ["fmt", "--check", str(tmp_path)])
     assert result.exit_code == 1
     assert "PATH=" not in result.output + result.stderr
