@@ -164,13 +164,23 @@ class Rules:
         return RulesError([Diagnostic(pos, message)], self.sources)
 
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None,
-                 compiled: bool = False) -> Game:
-        """A new game; `compiled` plays it on the compiled build (see `program`)."""
+                 compiled: bool = False, engine: str = "reference") -> Game:
+        """A new game; `compiled` plays it on the compiled build (see `program`). `engine`:
+        "reference" (Python), "native" or "auto" (the native engine, ruleforge/native/, where
+        these rules lower and a C compiler builds them; else the reference engine and one
+        NativeEngineWarning saying why)."""
         if type(seed) is not int:
             raise GameError(f"the seed must be a whole number, not {seed!r}")
+        if engine not in ENGINES:
+            raise GameError(f"no engine named {engine!r}: the engines are {', '.join(ENGINES)}")
         key = (players, (), ()) + (("compiled",) if compiled else ())
         prog = None if options else self._programs.get(key)  # simulations: no checks again
-        return new_flow_game(prog or self.program(players, options, compiled=compiled), seed)
+        prog = prog or self.program(players, options, compiled=compiled)
+        if engine != "reference":
+            from .native import new_native_game
+
+            return new_native_game(prog, seed)
+        return new_flow_game(prog, seed)
 
     def load_game(self, data: dict[str, Any]) -> Game:
         """Restore a game saved with `Game.to_json`; malformed data raises GameError."""
@@ -195,6 +205,9 @@ class Rules:
             raise GameError(f"saved state: P{state.chooser + 1} is to decide but has no legal action "
                             "(check 'z', 'v', 'p' and 'options')")
         return game
+
+
+ENGINES = ("reference", "native", "auto")
 
 
 def load(path: str | Path) -> Rules:

@@ -35,7 +35,7 @@ from ..diagnostics import Diagnostic, RulesError
 from ..failed_operation import GENERATED_FILES
 from . import cache
 from .bounds import BuildTooLarge, BuildTooLong, check_size, run_bounded
-from .build import BUILD_KEY
+from .build import BUILD_KEY, failure_line
 from .source import defined_names, extension_source, provided_names, rule_lines
 
 # the Program's fields not searched for functions to replace: the namespace is updated by name,
@@ -157,17 +157,10 @@ def _build(place: Path, name: str, text: str, path: Path, players: int) -> None:
             raise BuildFailed(f"the build could not start: {err}") from None
         built = work / path.name
         if done.returncode != 0 or not built.is_file():
-            raise BuildFailed(f"building it failed: {_last_line(done.stderr + done.stdout)}")
+            raise BuildFailed(f"building it failed: {failure_line(done.stderr + done.stdout)}")
         cache.install(built, path)
     finally:
         cache.discard(work)
-
-
-def _last_line(output: str) -> str:
-    """The line of a failed build's output that says what failed (its last error, else its last)."""
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    errors = [line for line in lines if "error" in line.lower()]
-    return (errors or lines or ["no output"])[-1][:300]
 
 
 def _link(program: Any, module: types.ModuleType, flow: py.Module | None) -> None:

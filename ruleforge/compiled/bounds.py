@@ -16,8 +16,19 @@ import contextlib
 import os
 import signal
 import subprocess
+from typing import NamedTuple
 
 from ..limits import LIMITS, describe
+
+
+class Wording(NamedTuple):
+    """How a refusal names the build (`the compiled build`) and says what plays instead."""
+
+    build: str
+    instead: str
+
+
+COMPILED = Wording("the compiled build", "without --compiled it plays on the ordinary build")
 
 
 class BuildTooLarge(Exception):
@@ -28,16 +39,15 @@ class BuildTooLong(Exception):
     """The build ran past `build_seconds`: it was killed, with every process it started."""
 
 
-def check_size(text: str, players: int) -> None:
+def check_size(text: str, players: int, wording: Wording = COMPILED) -> None:
     """BuildTooLarge when the source of the module to build is past the limit."""
     size = len(text.encode("utf-8"))
     if size > LIMITS.compiled_source_bytes:
-        raise BuildTooLarge(f"the code generated for {players} players is {size:,} bytes, too large for the "
-                            f"compiled build to build ({describe('compiled_source_bytes')}); without "
-                            "--compiled it plays on the ordinary build")
+        raise BuildTooLarge(f"the code generated for {players} players is {size:,} bytes, too large for "
+                            f"{wording.build} to build ({describe('compiled_source_bytes')}); {wording.instead}")
 
 
-def run_bounded(command: list[str], players: int) -> subprocess.CompletedProcess[str]:
+def run_bounded(command: list[str], players: int, wording: Wording = COMPILED) -> subprocess.CompletedProcess[str]:
     """Run the build command to its end, its output captured; BuildTooLong, the command and
     everything it started killed, once `build_seconds` have passed (or on Ctrl-C, re-raised).
     Where processes have groups, the command is given one more argument: the reading end of a
@@ -57,9 +67,8 @@ def run_bounded(command: list[str], players: int) -> subprocess.CompletedProcess
             except subprocess.TimeoutExpired:
                 _end(child)
                 unit = "second" if seconds == 1 else "seconds"
-                raise BuildTooLong(f"building the compiled build for {players} players took more than {seconds:,} "
-                                   f"{unit}, and was stopped ({describe('build_seconds')}); without --compiled it "
-                                   "plays on the ordinary build") from None
+                raise BuildTooLong(f"building {wording.build} for {players} players took more than {seconds:,} {unit}, "
+                                   f"and was stopped ({describe('build_seconds')}); {wording.instead}") from None
             except BaseException:
                 _end(child)
                 raise

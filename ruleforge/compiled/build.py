@@ -49,6 +49,15 @@ def build(folder: Path, name: str) -> Path:
     return Path(command.get_ext_fullpath(name))
 
 
+def failure_line(output: str, *, first: bool = False, marker: str = "error") -> str:
+    """The line of a failed build's output that says what failed: its last line naming an error
+    (setuptools sums up last), or with `first` its first (a C compiler's first error is the cause,
+    the later ones often follow from it); else its last line. `marker` is what names an error."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if marker in line.lower()]
+    return (errors or lines or ["no output"])[0 if first else -1][:300]
+
+
 def end_with_caller(fd: int) -> None:
     """Kill this process group (this process alone if it leads none) once `fd` reads as ended."""
 

@@ -49,10 +49,11 @@ def folder() -> Path | None:
     return place if is_own(info, stat.S_ISDIR) else None
 
 
-def module_name(source: str, versions: str) -> str:
-    """The name a module built from `source` has: `rf_` and a digest of all it depends on."""
+def module_name(source: str, versions: str, prefix: str = "rf_") -> str:
+    """The name a module built from `source` has: `prefix` (`rf_` for the compiled build) and a
+    digest of all it depends on."""
     digest = hashlib.sha256(f"{versions}\n{sys.version}\n{source}".encode()).hexdigest()
-    return f"rf_{digest[:32]}"
+    return f"{prefix}{digest[:32]}"
 
 
 def built_path(place: Path, name: str) -> Path:

@@ -44,6 +44,7 @@ class ActionInfo:
 
 
 UNCOMPILED = "not compiled yet"  # Program.flow before the generator back end is asked for
+NOT_TRIED = "native engine not tried yet"  # Program.native_engine before it is asked for
 
 
 @attrs.define
@@ -113,6 +114,8 @@ class Program:
     # out on the first record of this program (balance/records.py)
     record_names: object = None
     native: object = None  # the extension module its functions come from, in the compiled build (compiled/)
+    # the native engine (ruleforge/native/engine.py): made when first asked for, or why there is none
+    native_engine: object = NOT_TRIED
 
     def shown_label(self, st, c: int) -> str:
         """A component as people see it now: its label, rendered afresh if it reads properties."""

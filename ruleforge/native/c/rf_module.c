@@ -1,0 +1,249 @@
+/* The native engine's glue: a lowered game as a CPython extension module.
+ *
+ * Hand-written, included last by every lowered game (after its tables, its functions and its
+ * `rf_flow`). A game's state is a bytearray of sizeof(State) bytes that Python holds: a copy of a
+ * game is a copy of its bytes. Every entry point checks the buffer's size and every index it is
+ * given; a trap inside the rules (rf_trap) comes back here through longjmp, the state left as it
+ * stood, its `err` set, and Python hands the game to the reference engine.
+ *
+ * The build names the module with -DRF_MODULE=<name>, so its init function is PyInit_<name>. */
+#define RF_CAT(a, b) a##b
+#define RF_XCAT(a, b) RF_CAT(a, b)
+#define RF_STR(a) #a
+#define RF_XSTR(a) RF_STR(a)
+
+/* --- the engine, on a State ------------------------------------------------------------------- */
+static void rf_init(State *st, uint64_t seed) {
+    memset(st, 0, sizeof(State));
+    for (int32_t c = 0; c < NC; c++) {
+        int32_t zi = INIT_W[c];
+        st->z[zi][st->zn[zi]++] = c;
+        st->w[c] = zi;
+        st->f[c] = -1;
+    }
+    for (int32_t i = 0; i < NV; i++) st->v[i] = INIT_V[i];
+    for (int32_t k = 0; k < NPROP; k++)
+        for (int32_t c = 0; c < NC; c++) st->p[k][c] = INIT_P[k];
+    st->chooser = RF_NONE;
+    st->action = -1;
+    rf_seed(st->rng, seed);
+}
+
+/* run the rules to the next decision: its number of legal actions, 0 once over, -1 on a trap */
+static int32_t rf_run(State *st) {
+    jmp_buf here;
+    jmp_buf *saved = rf_trap_to;
+    int32_t n;
+    rf_trap_to = &here;
+    if (setjmp(here)) n = -1;
+    else n = rf_flow(st);
+    rf_trap_to = saved;
+    return n;
+}
+
+static int32_t rf_new(State *st, uint64_t seed) {
+    rf_init(st, seed);
+    return rf_run(st);
+}
+
+/* take the k-th legal action (0 <= k < nlegal) and run on */
+static int32_t rf_take(State *st, int32_t k) {
+    if (st->err) return -1;
+    if (st->over) return 0;
+    if (st->steps >= RF_DECISIONS_LIMIT) { st->err = RF_TRAP_DECISIONS; return -1; }
+    st->action = st->legal[k];
+    st->steps += 1;
+    st->skips = 0;
+    return rf_run(st);
+}
+
+static int32_t rf_ranked(State *st, int64_t *keys) {
+    jmp_buf here;
+    jmp_buf *saved = rf_trap_to;
+    int32_t ok = 1;
+    rf_trap_to = &here;
+    if (setjmp(here)) ok = 0;
+    else for (int p = 0; p < NPLAYERS; p++) rf_rank(st, p, keys + p * NRANK);
+    rf_trap_to = saved;
+    return ok;
+}
+
+/* ranking keys compared as Python compares tuples of ints */
+static int rf_key_cmp(const int64_t *a, const int64_t *b) {
+    for (int i = 0; i < NRANK; i++)
+        if (a[i] != b[i]) return a[i] > b[i] ? 1 : -1;
+    return 0;
+}
+
+/* a player's total: the sum of the variables scorings add to */
+static int64_t rf_total(State *st, int p) {
+    int64_t total = 0;
+    for (int i = 0; i < NSCORE_BASES; i++) total += st->v[SCORE_BASES[i] + p];
+    return total;
+}
+
+/* --- Python's side ---------------------------------------------------------------------------- */
+static State *rf_state_of(PyObject *buf) {
+    if (!PyByteArray_Check(buf) || PyByteArray_GET_SIZE(buf) != (Py_ssize_t)sizeof(State)) {
+        PyErr_SetString(PyExc_TypeError, "not a native game's state");
+        return NULL;
+    }
+    return (State *)PyByteArray_AS_STRING(buf);
+}
+
+static PyObject *rf_py_new(PyObject *self, PyObject *arg) {
+    (void)self;
+    uint64_t seed = (uint64_t)PyLong_AsUnsignedLongLongMask(arg);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *buf = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)sizeof(State));
+    if (buf == NULL) return NULL;
+    rf_new((State *)PyByteArray_AS_STRING(buf), seed);
+    return buf;
+}
+
+static PyObject *rf_py_take(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 2) { PyErr_SetString(PyExc_TypeError, "take(state, index)"); return NULL; }
+    State *st = rf_state_of(args[0]);
+    if (st == NULL) return NULL;
+    long k = PyLong_AsLong(args[1]);
+    if (k == -1 && PyErr_Occurred()) return NULL;
+    if (k < 0 || k >= st->nlegal) { PyErr_SetString(PyExc_IndexError, "no such legal action"); return NULL; }
+    return PyLong_FromLong(rf_take(st, (int32_t)k));
+}
+
+static PyObject *rf_py_legal(PyObject *self, PyObject *arg) {
+    (void)self;
+    State *st = rf_state_of(arg);
+    if (st == NULL) return NULL;
+    int32_t n = st->over || st->err ? 0 : st->nlegal;
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL) return NULL;
+    for (int32_t i = 0; i < n; i++) PyTuple_SET_ITEM(out, i, PyLong_FromLong(st->legal[i]));
+    return out;
+}
+
+/* (chooser or -1, over, err, steps, turn, nlegal) */
+static PyObject *rf_py_status(PyObject *self, PyObject *arg) {
+    (void)self;
+    State *st = rf_state_of(arg);
+    if (st == NULL) return NULL;
+    return Py_BuildValue("(LiiLLi)", (long long)(st->chooser == RF_NONE ? -1 : st->chooser), st->over, st->err,
+                         (long long)st->steps, (long long)st->turn, st->nlegal);
+}
+
+static PyObject *rf_int_list(const int64_t *values, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLongLong(values[i]));
+    return out;
+}
+
+static PyObject *rf_int32_list(const int32_t *values, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(values[i]));
+    return out;
+}
+
+/* the whole state as lists: (zones, w, f, v, p, b, rng) */
+static PyObject *rf_py_read(PyObject *self, PyObject *arg) {
+    (void)self;
+    State *st = rf_state_of(arg);
+    if (st == NULL) return NULL;
+    PyObject *zones = PyList_New(NZ), *props = PyList_New(NPROP);
+    if (zones == NULL || props == NULL) { Py_XDECREF(zones); Py_XDECREF(props); return NULL; }
+    for (int32_t i = 0; i < NZ; i++) PyList_SET_ITEM(zones, i, rf_int32_list(st->z[i], st->zn[i]));
+    for (int32_t k = 0; k < NPROP; k++) PyList_SET_ITEM(props, k, rf_int_list(st->p[k], NC));
+    PyObject *rng = Py_BuildValue("(KKKK)", (unsigned long long)st->rng[0], (unsigned long long)st->rng[1],
+                                  (unsigned long long)st->rng[2], (unsigned long long)st->rng[3]);
+    return Py_BuildValue("(NNNNNNN)", zones, rf_int32_list(st->w, NC), rf_int32_list(st->f, NC),
+                         rf_int_list(st->v, NV), props, rf_int_list(st->b, NB), rng);
+}
+
+/* each player's ranking key, a tuple of tuples; None after a trap */
+static PyObject *rf_py_ranks(PyObject *self, PyObject *arg) {
+    (void)self;
+    State *st = rf_state_of(arg);
+    if (st == NULL) return NULL;
+    int64_t keys[NPLAYERS * NRANK];
+    if (!rf_ranked(st, keys)) Py_RETURN_NONE;
+    PyObject *out = PyTuple_New(NPLAYERS);
+    if (out == NULL) return NULL;
+    for (int p = 0; p < NPLAYERS; p++) {
+        PyObject *key = PyTuple_New(NRANK);
+        if (key == NULL) { Py_DECREF(out); return NULL; }
+        for (int i = 0; i < NRANK; i++) PyTuple_SET_ITEM(key, i, PyLong_FromLongLong(keys[p * NRANK + i]));
+        PyTuple_SET_ITEM(out, p, key);
+    }
+    return out;
+}
+
+/* playouts(games, first_seed, agent_seed, record): random playouts played whole in C. The game
+ * seeds are first_seed, first_seed + 1, ...; the choices come from one xoshiro256** stream seeded
+ * with agent_seed, each a below(n) over the legal actions. Returns (games, decisions, traps,
+ * score sums per player, wins per player (a tie counts for each winner), seeds of trapped games). */
+static PyObject *rf_py_playouts(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) { PyErr_SetString(PyExc_TypeError, "playouts(games, first_seed, agent_seed)"); return NULL; }
+    long long games = PyLong_AsLongLong(args[0]);
+    if (games == -1 && PyErr_Occurred()) return NULL;
+    if (games < 0) { PyErr_SetString(PyExc_ValueError, "a number of games below 0"); return NULL; }
+    uint64_t first = (uint64_t)PyLong_AsUnsignedLongLongMask(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    uint64_t agent = (uint64_t)PyLong_AsUnsignedLongLongMask(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    State *st = PyMem_Malloc(sizeof(State));
+    if (st == NULL) return PyErr_NoMemory();
+    uint64_t choices[4];
+    rf_seed(choices, agent);
+    int64_t decisions = 0, traps = 0, sums[NPLAYERS] = {0}, wins[NPLAYERS] = {0};
+    int64_t keys[NPLAYERS * NRANK];
+    PyObject *trapped = PyList_New(0);
+    if (trapped == NULL) { PyMem_Free(st); return NULL; }
+    Py_BEGIN_ALLOW_THREADS
+    for (long long g = 0; g < games; g++) {
+        int32_t n = rf_new(st, first + (uint64_t)g);
+        while (n > 0) {
+            n = rf_take(st, (int32_t)rf_below(choices, (uint64_t)n));
+            decisions++;
+        }
+        if (n < 0 || !rf_ranked(st, keys)) { traps++; continue; }
+        int best = 0;
+        for (int p = 1; p < NPLAYERS; p++)
+            if (rf_key_cmp(keys + p * NRANK, keys + best * NRANK) > 0) best = p;
+        for (int p = 0; p < NPLAYERS; p++) {
+            sums[p] += rf_total(st, p);
+            if (rf_key_cmp(keys + p * NRANK, keys + best * NRANK) == 0) wins[p]++;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(st);
+    PyObject *s = rf_int_list(sums, NPLAYERS), *w = rf_int_list(wins, NPLAYERS);
+    return Py_BuildValue("(LLLNNN)", (long long)games, (long long)decisions, (long long)traps, s, w, trapped);
+}
+
+static PyObject *rf_py_size(PyObject *self, PyObject *unused) {
+    (void)self; (void)unused;
+    return PyLong_FromSize_t(sizeof(State));
+}
+
+static PyMethodDef rf_methods[] = {
+    {"new", rf_py_new, METH_O, "A new game from a seed, run to its first decision: its state."},
+    {"take", (PyCFunction)(void (*)(void))rf_py_take, METH_FASTCALL, "Take the k-th legal action."},
+    {"legal", rf_py_legal, METH_O, "The legal actions, as ids of the action catalogue."},
+    {"status", rf_py_status, METH_O, "(chooser, over, err, steps, turn, nlegal)."},
+    {"read", rf_py_read, METH_O, "The state as lists: (zones, w, f, v, p, b, rng)."},
+    {"ranks", rf_py_ranks, METH_O, "Each player's ranking key."},
+    {"playouts", (PyCFunction)(void (*)(void))rf_py_playouts, METH_FASTCALL, "Random playouts, whole, in C."},
+    {"state_size", rf_py_size, METH_NOARGS, "sizeof(State)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef rf_module = {
+    PyModuleDef_HEAD_INIT, .m_name = RF_XSTR(RF_MODULE), .m_size = -1, .m_methods = rf_methods,
+};
+
+PyMODINIT_FUNC RF_XCAT(PyInit_, RF_MODULE)(void) {
+    return PyModule_Create(&rf_module);
+}

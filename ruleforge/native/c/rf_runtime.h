@@ -1,0 +1,292 @@
+/* The native engine's runtime: the C counterpart of ruleforge/runtime.py for lowered games.
+ *
+ * Hand-written, never generated, and it holds no text of any rules file. A lowered game defines
+ * its sizes before including it: NZ zones, ZCAP (the most components a zone can hold: every
+ * component), NC components, NV variables, NPROP changeable properties (at least 1), NB score
+ * breakdown slots, NLOC flow locals, MAXLEGAL legal actions at a decision, NPLAYERS, NRANK the
+ * length of a ranking key, NONE_SLOT the component index the tables read for none.
+ *
+ * Every value of the rules is an int64_t; none is INT64_MIN (RF_NONE). Every operation Python
+ * would refuse (arithmetic on none, an index out of range, a pop from an empty zone, an overflow
+ * Python's unbounded ints would not meet) is checked and traps: the game stops where it is and
+ * the caller hands it to the reference engine, which replays it and reports the rule as today.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>  /* first, as Python asks */
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+
+#define RF_NONE INT64_MIN
+
+enum { RF_OK = 0, RF_TRAP_NONE = 1, RF_TRAP_INDEX = 2, RF_TRAP_OVERFLOW = 3, RF_TRAP_DIVIDE = 4,
+       RF_TRAP_EMPTY = 5, RF_TRAP_ENDLESS = 6, RF_TRAP_LEGAL_FULL = 7, RF_TRAP_ABSENT = 8,
+       RF_TRAP_CAPACITY = 9, RF_TRAP_UNREACHABLE = 10, RF_TRAP_SKIPS = 11, RF_TRAP_DECISIONS = 12 };
+
+typedef struct {
+    int32_t zn[NZ];           /* zone lengths */
+    int32_t z[NZ][ZCAP];      /* zone contents, bottom first */
+    int32_t w[NC];            /* the zone each component is in */
+    int32_t f[NC];            /* the zone it came from on its last move (-1: none, or shuffled) */
+    int64_t v[NV];            /* variables */
+    int64_t p[NPROP][NC];     /* changeable properties */
+    int64_t b[NB];            /* score breakdown, flat per player and item */
+    int64_t loc[NLOC];        /* the flow's locals, which live across decisions */
+    uint64_t rng[4];          /* xoshiro256** (docs/random.md) */
+    int64_t turn, steps, skips, chooser, pc;  /* chooser: RF_NONE for nobody */
+    int32_t over, resume, err, nlegal, action;
+    int32_t legal[MAXLEGAL];  /* the legal actions at the decision, as ids of the action catalogue */
+} State;
+
+/* --- traps ---------------------------------------------------------------------------------- */
+static jmp_buf *rf_trap_to;  /* set by every entry point (calls hold the GIL: one at a time) */
+
+static void rf_trap(State *st, int code) __attribute__((noreturn));
+static void rf_trap(State *st, int code) {
+    st->err = code;
+    longjmp(*rf_trap_to, 1);
+}
+
+/* --- checked arithmetic, as Python's ints and its None would have it ------------------------- */
+static inline int64_t rf_num(State *st, int64_t a) {
+    if (a == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    return a;
+}
+
+static inline int64_t rf_add(State *st, int64_t a, int64_t b) {
+    int64_t r;
+    if (a == RF_NONE || b == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    if (__builtin_add_overflow(a, b, &r) || r == RF_NONE) rf_trap(st, RF_TRAP_OVERFLOW);
+    return r;
+}
+
+static inline int64_t rf_sub(State *st, int64_t a, int64_t b) {
+    int64_t r;
+    if (a == RF_NONE || b == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    if (__builtin_sub_overflow(a, b, &r) || r == RF_NONE) rf_trap(st, RF_TRAP_OVERFLOW);
+    return r;
+}
+
+static inline int64_t rf_mul(State *st, int64_t a, int64_t b) {
+    int64_t r;
+    if (a == RF_NONE || b == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    if (__builtin_mul_overflow(a, b, &r) || r == RF_NONE) rf_trap(st, RF_TRAP_OVERFLOW);
+    return r;
+}
+
+static inline int64_t rf_neg(State *st, int64_t a) {
+    if (a == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    return -a;  /* -(INT64_MIN + 1) fits */
+}
+
+/* Python's //: rounds toward minus infinity */
+static inline int64_t rf_floordiv(State *st, int64_t a, int64_t b) {
+    if (a == RF_NONE || b == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    if (b == 0) rf_trap(st, RF_TRAP_DIVIDE);
+    if (b == -1) return rf_neg(st, a);
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}
+
+/* Python's %: the sign of the divisor */
+static inline int64_t rf_mod(State *st, int64_t a, int64_t b) {
+    if (a == RF_NONE || b == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    if (b == 0) rf_trap(st, RF_TRAP_DIVIDE);
+    if (b == -1) return 0;
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+/* an order comparison: Python refuses None there */
+static inline int64_t rf_ord(State *st, int64_t a) {
+    if (a == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    return a;
+}
+
+/* Python's truth of a scalar: 0, False and None are false (texts are never empty here: the
+ * lowering refuses a program with an empty text) */
+static inline int rf_truth(int64_t a) { return a != 0 && a != RF_NONE; }
+
+/* a list index as Python takes it: negative from the end, out of range an error */
+static inline int64_t rf_at(State *st, int64_t i, int64_t n) {
+    if (i == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) rf_trap(st, RF_TRAP_INDEX);
+    return i;
+}
+
+/* --- zones ---------------------------------------------------------------------------------- */
+static inline int64_t rf_zone(State *st, int64_t i) { return rf_at(st, i, NZ); }
+
+static inline int64_t rf_comp(State *st, int64_t c) { return rf_at(st, c, NC); }
+
+static inline int64_t rf_len(State *st, int64_t zi) { return st->zn[zi]; }
+
+/* `(Z[i] or NOIDX)[-1]`: the top component, or the slot the tables read for none */
+static inline int64_t rf_top_or_slot(State *st, int64_t zi) {
+    int32_t n = st->zn[zi];
+    return n ? st->z[zi][n - 1] : NONE_SLOT;
+}
+
+/* `Z[i][k]` */
+static inline int64_t rf_item(State *st, int64_t zi, int64_t k) {
+    return st->z[zi][rf_at(st, k, st->zn[zi])];
+}
+
+static inline int64_t rf_pop(State *st, int64_t zi) {
+    if (st->zn[zi] == 0) rf_trap(st, RF_TRAP_EMPTY);
+    return st->z[zi][--st->zn[zi]];
+}
+
+static inline void rf_append(State *st, int64_t zi, int64_t c) {
+    if (st->zn[zi] >= ZCAP) rf_trap(st, RF_TRAP_CAPACITY);
+    st->z[zi][st->zn[zi]++] = (int32_t)c;
+}
+
+static inline void rf_insert_bottom(State *st, int64_t zi, int64_t c) {
+    int32_t n = st->zn[zi];
+    if (n >= ZCAP) rf_trap(st, RF_TRAP_CAPACITY);
+    memmove(st->z[zi] + 1, st->z[zi], (size_t)n * sizeof(int32_t));
+    st->z[zi][0] = (int32_t)c;
+    st->zn[zi] = n + 1;
+}
+
+/* list.remove: the first occurrence; absent is Python's ValueError */
+static inline void rf_remove(State *st, int64_t zi, int64_t c) {
+    int32_t *z = st->z[zi];
+    int32_t n = st->zn[zi];
+    for (int32_t i = 0; i < n; i++) {
+        if (z[i] == c) {
+            memmove(z + i, z + i + 1, (size_t)(n - i - 1) * sizeof(int32_t));
+            st->zn[zi] = n - 1;
+            return;
+        }
+    }
+    rf_trap(st, RF_TRAP_ABSENT);
+}
+
+/* runtime.move */
+static inline void rf_move(State *st, int64_t c, int64_t dst, int bottom) {
+    int64_t src = st->w[c];
+    st->f[c] = (int32_t)src;
+    rf_remove(st, src, c);
+    if (bottom) rf_insert_bottom(st, dst, c); else rf_append(st, dst, c);
+    st->w[c] = (int32_t)dst;
+}
+
+/* runtime.move_all */
+static inline void rf_move_all(State *st, int64_t src, int64_t dst, int bottom) {
+    if (src == dst) return;
+    int32_t n = st->zn[src];
+    if (!n) return;
+    if (st->zn[dst] + n > ZCAP) rf_trap(st, RF_TRAP_CAPACITY);
+    int32_t *s = st->z[src];
+    for (int32_t i = 0; i < n; i++) { st->w[s[i]] = (int32_t)dst; st->f[s[i]] = (int32_t)src; }
+    if (bottom) {
+        memmove(st->z[dst] + n, st->z[dst], (size_t)st->zn[dst] * sizeof(int32_t));
+        memcpy(st->z[dst], s, (size_t)n * sizeof(int32_t));
+    } else {
+        memcpy(st->z[dst] + st->zn[dst], s, (size_t)n * sizeof(int32_t));
+    }
+    st->zn[dst] += n;
+    st->zn[src] = 0;
+}
+
+/* runtime.move_top */
+static inline void rf_move_top(State *st, int64_t n, int64_t src, int64_t dst, int bottom) {
+    n = rf_num(st, n);
+    if (n > st->zn[src]) n = st->zn[src];
+    for (int64_t k = 0; k < n; k++) {
+        int64_t c = rf_pop(st, src);
+        st->w[c] = (int32_t)dst;
+        st->f[c] = (int32_t)src;
+        if (bottom) rf_insert_bottom(st, dst, c); else rf_append(st, dst, c);
+    }
+}
+
+/* runtime.deal */
+static inline void rf_deal(State *st, int64_t n, int64_t src, int64_t base, int64_t players) {
+    n = rf_num(st, n);
+    for (int64_t k = 0; k < n; k++)
+        for (int64_t p = 0; p < players; p++) {
+            if (!st->zn[src]) return;
+            int64_t c = rf_pop(st, src);
+            int64_t dst = rf_zone(st, base + p);
+            st->w[c] = (int32_t)dst;
+            st->f[c] = (int32_t)src;
+            rf_append(st, dst, c);
+        }
+}
+
+/* runtime.cell_at: a grid's cell by 1-based row and column, none outside */
+static inline int64_t rf_cell_at(State *st, int64_t first, int64_t row, int64_t column, int64_t rows,
+                                 int64_t columns) {
+    if (row == RF_NONE || column == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    if (1 <= row && row <= rows && 1 <= column && column <= columns)
+        return first + (row - 1) * columns + (column - 1);
+    return RF_NONE;
+}
+
+/* --- chance: xoshiro256** seeded by splitmix64 (docs/random.md) ------------------------------- */
+static inline uint64_t rf_splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static inline void rf_seed(uint64_t *rng, uint64_t seed) {
+    for (int i = 0; i < 4; i++) rng[i] = rf_splitmix(&seed);
+}
+
+static inline uint64_t rf_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t rf_next(uint64_t *s) {
+    uint64_t result = rf_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rf_rotl(s[3], 45);
+    return result;
+}
+
+/* Lemire's unbiased bounded draw in [0, n), 1 <= n < 2**63 */
+static inline uint64_t rf_below(uint64_t *s, uint64_t n) {
+    unsigned __int128 m = (unsigned __int128)rf_next(s) * n;
+    uint64_t low = (uint64_t)m;
+    if (low < n) {
+        uint64_t threshold = (0 - n) % n;
+        while (low < threshold) {
+            m = (unsigned __int128)rf_next(s) * n;
+            low = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+}
+
+/* runtime.shuffle: Fisher-Yates from the top */
+static inline void rf_shuffle(State *st, int64_t zi) {
+    int32_t *z = st->z[zi];
+    for (int32_t i = st->zn[zi] - 1; i > 0; i--) {
+        int32_t j = (int32_t)rf_below(st->rng, (uint64_t)i + 1);
+        int32_t t = z[i]; z[i] = z[j]; z[j] = t;
+    }
+    for (int32_t i = 0; i < st->zn[zi]; i++) st->f[z[i]] = -1;
+}
+
+/* --- decisions ------------------------------------------------------------------------------ */
+static inline void rf_legal_add(State *st, int64_t id) {
+    if (st->nlegal >= MAXLEGAL) rf_trap(st, RF_TRAP_LEGAL_FULL);
+    st->legal[st->nlegal++] = (int32_t)id;
+}
+
+/* a decision that offers nothing is skipped; `skips_in_a_row` of them stop the game (the
+ * reference engine's replay names it) */
+static inline void rf_skip(State *st) {
+    if (++st->skips >= RF_SKIPS_LIMIT) rf_trap(st, RF_TRAP_SKIPS);
+}

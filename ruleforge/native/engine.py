@@ -1,0 +1,76 @@
+"""A program's native engine: lowered, built (or found in the cache) and imported, once.
+
+`native_engine(program)` gives the program's `NativeEngine`, or raises `NativeRefused` saying
+why these rules play on the reference engine instead: a form the lowering does not run yet (the
+gate, `NotLowered`), or a machine that builds no module (`NativeUnavailable`). The answer is kept
+on the program, so a program is lowered and built at most once per process.
+"""
+
+from __future__ import annotations
+
+import types
+
+import attrs
+
+from ..compiled.bounds import BuildTooLarge, BuildTooLong
+from ..compiler.program import NOT_TRIED
+from ..inert import inert
+from ..rule_errors import where as _where
+from ..runtime import Action
+from . import build
+from .ctree import emit
+from .lower import NotLowered, lower
+
+
+class NativeRefused(Exception):
+    """These rules do not play natively here: why, in a few words (a rules form or the machine)."""
+
+
+@attrs.frozen
+class NativeEngine:
+    """The built module of one program and what reading its games back needs."""
+
+    module: types.ModuleType
+    catalogue: tuple[Action, ...]  # a legal action's id in C -> the program's Action
+    index: dict  # an Action -> its id
+    texts: dict[int, str]  # an interned text's id -> the text
+
+    def value(self, raw: int, kind: str):
+        """A value read from C as the reference engine holds it: none, a flag, a text, a number."""
+        if raw == -(1 << 63):
+            return None
+        if kind == "flag":
+            return bool(raw)
+        text = self.texts.get(raw)
+        return text if text is not None else raw
+
+
+def native_engine(program) -> NativeEngine:
+    """The program's native engine, made on first use; NativeRefused says why there is none."""
+    made = getattr(program, "native_engine", NOT_TRIED)
+    if made is NOT_TRIED:
+        made = _make(program)
+        program.native_engine = made
+    if isinstance(made, NativeRefused):
+        raise made
+    return made
+
+
+def _make(program) -> NativeEngine | NativeRefused:
+    from ..flowplay import flow_main
+
+    flow_main(program)  # the generator back end's verdict first: turn together plays on blocks
+    try:
+        lowered = lower(program)
+    except NotLowered as err:
+        where = f" (made for the rule at {_where(err.where)})" if err.where is not None else ""
+        return NativeRefused(inert(f"the native engine does not run {err} yet{where}"))
+    source = emit(lowered.unit)
+    try:
+        module = build.load_native(source, program.players)
+    except build.NativeUnavailable as err:
+        return NativeRefused(f"the native engine is not available here ({err})")
+    except (BuildTooLarge, BuildTooLong) as err:
+        return NativeRefused(str(err))
+    return NativeEngine(module, lowered.catalogue, {a: i for i, a in enumerate(lowered.catalogue)},
+                        {i: text for text, i in lowered.texts.items()})

@@ -1,0 +1,237 @@
+"""Lowering the generated Python's statements, and the flow's decisions, to C statements."""
+
+from __future__ import annotations
+
+import ast as py
+
+from ..compiler.pytree import POS
+from . import ctree as c
+from .expressions import ST, ExpressionLowering, NotLowered, _is_name, call, form, st_field
+
+_ALIASES = {"z": "Z", "v": "V", "p": "P", "b": "B"}  # `Z = st.z` and the like: read through the state
+_STATE_FIELDS = {"turn", "chooser", "over", "pc"}
+_RUNTIME_CALLS = {"move_all": "rf_move_all", "move_top": "rf_move_top", "deal": "rf_deal",
+                  "shuffle": "rf_shuffle", "move": "rf_move"}
+_UNKEPT = {"reveal_zone", "reveal_component"}  # what a player saw: kept by the reference engine's replay
+
+
+class StatementLowering(ExpressionLowering):
+    """Statements of a function body, in the scope being lowered."""
+
+    def body(self, stmts: list[py.stmt]) -> tuple[c.Stmt, ...]:
+        out: list[c.Stmt] = []
+        for s in stmts:
+            out.extend(self.stmt(s))
+        return tuple(out)
+
+    def stmt(self, s: py.stmt) -> list[c.Stmt]:
+        method = getattr(self, f"st_{type(s).__name__}", None)
+        try:
+            if method is None:
+                raise NotLowered(f"the statement form {type(s).__name__}")
+            return method(s)
+        except NotLowered as err:
+            if err.where is None:
+                err.where = getattr(s, POS, None)
+            raise
+
+    def st_Pass(self, s: py.Pass) -> list[c.Stmt]:
+        return []
+
+    def st_Continue(self, s: py.Continue) -> list[c.Stmt]:
+        return [c.Jump("continue")]
+
+    def st_Break(self, s: py.Break) -> list[c.Stmt]:
+        return [c.Jump("break")]
+
+    def st_Raise(self, s: py.Raise) -> list[c.Stmt]:
+        """Every error the generated code raises stops the native game: the reference engine
+        replays it and raises that error at its rule."""
+        return [c.Do(call("rf_trap", ST, c.Name("RF_TRAP_UNREACHABLE")))]
+
+    def st_If(self, s: py.If) -> list[c.Stmt]:
+        return [c.If(self.test(s.test), self.body(s.body), self.body(s.orelse))]
+
+    def st_While(self, s: py.While) -> list[c.Stmt]:
+        if s.orelse:
+            raise NotLowered("while ... else")
+        return [c.While(self.test(s.test), self.body(s.body))]
+
+    def st_For(self, s: py.For) -> list[c.Stmt]:
+        if s.orelse:
+            raise NotLowered("for ... else")
+        if isinstance(s.target, py.Name):
+            self.scope.local(s.target.id)  # before its body reads it
+            if (isinstance(s.iter, py.Subscript) and isinstance(s.iter.value, py.Subscript)
+                    and _is_name(s.iter.value.value, "PRE")):
+                self.scope.actions.add(s.target.id)
+        return self.iterate(s.target, s.iter, self.body(s.body), persistent=True)
+
+    def st_Return(self, s: py.Return) -> list[c.Stmt]:
+        return self.returned(s.value)
+
+    def returned(self, value: py.expr | None) -> list[c.Stmt]:
+        if value is None:
+            return [c.Return()]
+        return [c.Return(self.scalar(value))]
+
+    def st_Expr(self, s: py.Expr) -> list[c.Stmt]:
+        node = s.value
+        if not isinstance(node, py.Call):
+            raise NotLowered(f"the statement {form(s)}")
+        func = node.func
+        if isinstance(func, py.Attribute) and func.attr == "append":
+            owner = func.value
+            if isinstance(owner, py.Attribute) and _is_name(owner.value, "st") and owner.attr == "log":
+                return []  # the log is the reference engine's: rendered from its replay when read
+            if isinstance(owner, py.Name) and owner.id in self.scope.sinks:
+                return []
+            if isinstance(owner, py.Name) and owner.id == "out" and self.scope.legal_out:
+                return [c.Do(call("rf_legal_add", ST, self.scalar(node.args[0])))]
+            if self.is_zone(owner):
+                return [c.Do(call("rf_append", ST, self.zone(owner), self.scalar(node.args[0])))]
+        if isinstance(func, py.Attribute) and func.attr == "remove" and self.is_zone(func.value):
+            return [c.Do(call("rf_remove", ST, self.zone(func.value), self.scalar(node.args[0])))]
+        if isinstance(func, py.Attribute) and func.attr == "pop" and self.is_zone(func.value) and not node.args:
+            return [c.Do(call("rf_pop", ST, self.zone(func.value)))]
+        if isinstance(func, py.Name):
+            if func.id in _UNKEPT:
+                return []
+            if func.id in _RUNTIME_CALLS:
+                return [c.Do(self.runtime_call(func.id, node))]
+            if func.id.startswith(("legal_point_", "legal_")) and self.scope.in_flow:
+                return [c.Do(c.Call(self.want(func.id), (ST, self.scalar(node.args[1]))))]
+        return [c.Do(self.scalar(node))]
+
+    def runtime_call(self, name: str, node: py.Call) -> c.Expr:
+        args = [self.scalar(a) for a in node.args[1:]]
+        bottom = c.Int(0)
+        for kw in node.keywords:
+            if kw.arg != "bottom":
+                raise NotLowered(f"{name} with {kw.arg}=")
+            bottom = self.test(kw.value)
+        if name == "shuffle":
+            return call("rf_shuffle", ST, call("rf_zone", ST, args[0]))
+        if name == "deal":
+            n, src, base, players = args
+            return call("rf_deal", ST, n, call("rf_zone", ST, src), base, players)
+        if name == "move":
+            comp, dst = args
+            return call("rf_move", ST, call("rf_comp", ST, comp), call("rf_zone", ST, dst), bottom)
+        if name == "move_all":
+            src, dst = args
+            return call("rf_move_all", ST, call("rf_zone", ST, src), call("rf_zone", ST, dst), bottom)
+        n, src, dst = args
+        return call("rf_move_top", ST, n, call("rf_zone", ST, src), call("rf_zone", ST, dst), bottom)
+
+    def st_AugAssign(self, s: py.AugAssign) -> list[c.Stmt]:
+        op = {py.Add: "rf_add", py.Sub: "rf_sub", py.Mult: "rf_mul"}.get(type(s.op))
+        if op is None:
+            raise NotLowered(f"the assignment {type(s.op).__name__}=")
+        target = self.place(s.target)
+        return [c.Assign(target, call(op, ST, target, self.scalar(s.value)))]
+
+    def st_Assign(self, s: py.Assign) -> list[c.Stmt]:
+        if len(s.targets) != 1:
+            raise NotLowered("a chained assignment")
+        target, value = s.targets[0], s.value
+        if isinstance(target, py.Name):
+            return self.assign_name(target.id, value)
+        if isinstance(target, py.Tuple):
+            return self.unpack(target, value)
+        if isinstance(target, py.Attribute) and _is_name(target.value, "st") and target.attr == "options":
+            return []  # the block machine's record of the decision's action set
+        return [c.Assign(self.place(target), self.scalar(value))]
+
+    def assign_name(self, name: str, value: py.expr) -> list[c.Stmt]:
+        if isinstance(value, py.Attribute) and _is_name(value.value, "st") and _ALIASES.get(value.attr) == name:
+            return []
+        if isinstance(value, py.List) and not value.elts:
+            if name == "_o" and self.scope.in_flow:
+                return [c.Assign(st_field("nlegal"), c.Int(0))]
+            self.scope.sinks.add(name)
+            return []
+        if name in self.scope.arrays and isinstance(value, py.BinOp) and isinstance(value.op, py.Mult):
+            array, size = self.scope.arrays[name]  # `out = [0] * n`
+            i = self.scope.temp()
+            end = c.Int(size) if isinstance(size, int) else c.Name(size)
+            return [c.For(c.Assign(i, c.Int(0)), c.Binary("<", i, end), c.Assign(i, c.Int(1), "+="),
+                          (c.Assign(c.Index(array, i), c.Int(0)),))]
+        if self.is_zone(value):
+            self.scope.zones.add(name)
+            return [c.Assign(self.scope.local(name), self.zone(value))]
+        if isinstance(value, py.Yield):
+            return self.decision(name, value)
+        if name in self.scope.zones:
+            raise NotLowered("a local that holds a zone and then something else")
+        return [c.Assign(self.scope.local(name), self.scalar(value))]
+
+    def place(self, target: py.expr) -> c.Expr:
+        """Where an assignment writes."""
+        if isinstance(target, py.Name):
+            if target.id in self.scope.zones:
+                raise NotLowered(f"arithmetic on the zone local {target.id}")
+            return self.scope.local(target.id)
+        if isinstance(target, py.Attribute) and _is_name(target.value, "st") and target.attr in _STATE_FIELDS:
+            return st_field(target.attr)
+        if isinstance(target, py.Subscript):
+            base, index = target.value, target.slice
+            if isinstance(base, py.Attribute) and _is_name(base.value, "st") and base.attr in ("w", "f"):
+                return c.Index(st_field(base.attr), call("rf_comp", ST, self.scalar(index)))
+            if _is_name(base, "V"):
+                return c.Index(st_field("v"), self.checked(index, self.n_vars))
+            if _is_name(base, "B"):
+                return c.Index(st_field("b"), self.checked(index, self.n_breakdown))
+            if isinstance(base, py.Name) and base.id in self.scope.arrays:
+                array, size = self.scope.arrays[base.id]
+                return c.Index(array, self.checked(index, size))
+            if isinstance(base, py.Subscript) and _is_name(base.value, "P"):
+                prop = self.static_int(base.slice)
+                return c.Index(c.Index(st_field("p"), c.Int(prop)), self.checked(index, "NC"))
+        if isinstance(target, py.Attribute) and _is_name(target.value, "st") and target.attr == "turn":
+            return st_field("turn")
+        raise NotLowered(f"an assignment to {form(target)}")
+
+    def unpack(self, target: py.Tuple, value: py.expr) -> list[c.Stmt]:
+        names = target.elts
+        # `a_x, = action[1]`: the arguments of a listed action
+        if (isinstance(value, py.Subscript) and isinstance(value.value, py.Name)
+                and value.value.id in self.scope.actions and isinstance(value.slice, py.Constant)
+                and value.slice.value == 1 and len(names) <= self.n_args):
+            action = self.scalar(value.value)
+            return [c.Assign(self.place(n), c.Index(c.Name(f"ACT_ARG{k}"), action)) for k, n in enumerate(names)]
+        # `_items, _t = score_x(st, p)`
+        if (isinstance(value, py.Call) and isinstance(value.func, py.Name) and value.func.id.startswith("score_")
+                and len(names) == 2 and all(isinstance(n, py.Name) for n in names)):
+            items, total = names
+            array = self.scope.array(items.id, self.n_items)
+            func = self.want(value.func.id)
+            return [c.Assign(self.place(total), c.Call(func, (ST, self.scalar(value.args[1]), array)))]
+        raise NotLowered(f"the unpacking {form(target)} = {form(value)}")
+
+    def action_part(self, node: py.Subscript) -> c.Expr | None:
+        """`_a[0]` (the action's id in the program) and `_a[1][k]` (its k-th argument)."""
+        base, index = node.value, node.slice
+        if isinstance(base, py.Name) and base.id in self.scope.actions and isinstance(index, py.Constant):
+            if index.value == 0:
+                return c.Index(c.Name("ACT_AID"), self.scalar(base))
+        if (isinstance(base, py.Subscript) and isinstance(base.value, py.Name) and base.value.id in self.scope.actions
+                and isinstance(base.slice, py.Constant) and base.slice.value == 1 and isinstance(index, py.Constant)
+                and type(index.value) is int and 0 <= index.value < self.n_args):
+            return c.Index(c.Name(f"ACT_ARG{index.value}"), self.scalar(base.value))
+        return None
+
+    # --- the flow's decisions --------------------------------------------------------------------
+    def decision(self, name: str, value: py.Yield) -> list[c.Stmt]:
+        """`_a = (yield _o)`: with legal actions listed, stop here and give them to the caller,
+        which resumes at this point with the one taken; with none, the decision is skipped (as
+        the generator back end's caller skips it), at most `skips_in_a_row` in a row."""
+        if not self.scope.in_flow or not _is_name(value.value, "_o"):
+            raise NotLowered("a decision outside the flow")
+        point = next(self.resume_points)
+        self.scope.actions.add(name)
+        skip = (c.Do(call("rf_skip", ST)), c.Assign(st_field("action"), c.Int(-1)))
+        wait = (c.Assign(st_field("resume"), c.Int(point)), c.Return(st_field("nlegal")), c.Case(point))
+        chosen = c.Cond(c.Binary("<", st_field("action"), c.Int(0)), c.Name("RF_NONE"), st_field("action"))
+        return [c.If(c.Binary("==", st_field("nlegal"), c.Int(0)), skip, wait),
+                c.Assign(self.scope.local(name), chosen)]
