@@ -118,7 +118,7 @@ class Decl:
     ctype: str = attrs.field(validator=attrs.validators.in_(_TYPES))
     name: str = attrs.field(converter=ident)
     init: Expr | None = None
-    size: int | None = None  # an array of this many
+    size: int | str | None = None  # an array of this many (a number, or a name defined as one)
 
 
 @attrs.frozen
@@ -187,7 +187,19 @@ class Case:
     value: int
 
 
-Stmt = Decl | Assign | Do | If | While | For | Return | Jump | Block | Switch | Case
+@attrs.frozen
+class Goto:
+    """`goto label;`: the end of an inlined generator, which its `return` jumps to."""
+
+    label: str = attrs.field(converter=ident)
+
+
+@attrs.frozen
+class Label:
+    label: str = attrs.field(converter=ident)
+
+
+Stmt = Decl | Assign | Do | If | While | For | Return | Jump | Block | Switch | Case | Goto | Label
 
 
 # --- the unit ------------------------------------------------------------------------------------
@@ -299,13 +311,17 @@ class _Writer:
             yield depth, "}"
         elif isinstance(s, Case):
             yield depth, f"case {self.number(s.value)}:;"
+        elif isinstance(s, Goto):
+            yield depth, f"goto {s.label};"
+        elif isinstance(s, Label):
+            yield depth, f"{s.label}:;"
         else:  # pragma: no cover - the lowering makes no other statement
             raise TypeError(s)
 
     def simple(self, s: Stmt) -> str:
         """A declaration, assignment or expression statement, without its semicolon."""
         if isinstance(s, Decl):
-            size = f"[{s.size}]" if s.size is not None else ""
+            size = "" if s.size is None else f"[{ident(s.size) if isinstance(s.size, str) else self.number(s.size)}]"
             init = f" = {self.expr(s.init)}" if s.init is not None else ""
             return f"{s.ctype} {s.name}{size}{init}"
         if isinstance(s, Assign):

@@ -13,57 +13,18 @@ from __future__ import annotations
 import ast as py
 from collections.abc import Callable
 
+from .. import geometry
 from ..runtime import Action
 from . import ctree as c
-
-NONE = c.Name("RF_NONE")
-ST = c.Name("st")
-TEXT_BASE = -(1 << 62)  # texts are ids from here up: far from any count or score a game keeps
+from .common import NONE, ST, NotLowered, call, form, is_const, is_name, pusher, safe_name, st_field, truth
+from .scope import Scope
+from .sequences import SequenceLowering
 
 _ARITH = {py.Add: "rf_add", py.Sub: "rf_sub", py.Mult: "rf_mul", py.FloorDiv: "rf_floordiv", py.Mod: "rf_mod"}
 _ORDER = {py.Lt: "<", py.LtE: "<=", py.Gt: ">", py.GtE: ">="}
 _EQUAL = {py.Eq: "==", py.NotEq: "!=", py.Is: "==", py.IsNot: "!="}
 
-
-class NotLowered(Exception):
-    """A form of the generated code the native engine does not run (yet): what it is, and the
-    rule it was made for when known (`where`)."""
-
-    where = None
-
-
-def form(node: py.AST) -> str:
-    """A piece of generated code named by its form, never by its text: a text of the rules
-    would otherwise reach the terminal in a message."""
-    if isinstance(node, py.Name):
-        return safe_name(node.id)
-    if isinstance(node, py.Call):
-        return f"a call of {form(node.func)}"
-    if isinstance(node, py.Attribute):
-        return f"{form(node.value)}.{safe_name(node.attr)}"
-    if isinstance(node, py.Subscript):
-        return f"an item of {form(node.value)}"
-    return f"a {type(node).__name__}"
-
-
-def safe_name(name: str) -> str:
-    """An identifier as plain ASCII (one from the rules may be any letters)."""
-    return name.encode("ascii", "backslashreplace").decode("ascii")
-
-
-def call(func: str, *args: c.Expr) -> c.Call:
-    return c.Call(func, tuple(args))
-
-
-def truth(e: c.Expr) -> c.Expr:
-    return call("rf_truth", e)
-
-
-def st_field(name: str) -> c.Arrow:
-    return c.Arrow(ST, name)
-
-
-class ExpressionLowering:
+class ExpressionLowering(SequenceLowering):
     """Expressions, read in the scope of the function being lowered (`self.scope`)."""
 
     # set by the driver (lower.py)
@@ -86,11 +47,10 @@ class ExpressionLowering:
         raise NotLowered(f"a constant of type {type(v).__name__}")
 
     def text_id(self, text: str) -> int:
-        if text == "":
-            raise NotLowered("an empty text (its truth differs from every other text's)")
-        if text not in self.texts:
-            self.texts[text] = TEXT_BASE + len(self.texts)
-        return self.texts[text]
+        number = self.texts.get(text)
+        if number is None:  # every text was numbered, in order, before lowering began
+            raise NotLowered("a text made while the game runs")
+        return number
 
     def const(self, v) -> c.Expr:
         n = self.value(v)
@@ -117,6 +77,8 @@ class ExpressionLowering:
                 return self.const(value)
             if isinstance(value, Action):  # a ready-made action without arguments
                 return c.Int(self.catalogued(value))
+            if node.id == "UNSET":  # a lifted part not worked out yet: a value no rule can make
+                return c.Name("RF_UNSET")
         raise NotLowered(f"the name {safe_name(node.id)}")
 
     def s_NamedExpr(self, node: py.NamedExpr) -> c.Expr:
@@ -155,6 +117,11 @@ class ExpressionLowering:
     def s_Compare(self, node: py.Compare) -> c.Expr:
         """A chain `a < b <= c`: each operand worked out once, left to right, stopping early."""
         operands = [node.left, *node.comparators]
+        if len(operands) == 2 and isinstance(node.ops[0], (py.In, py.NotIn)):
+            found = self.member(self.scalar(operands[0]), operands[1])
+            return c.Unary("!", found) if isinstance(node.ops[0], py.NotIn) else found
+        if any(isinstance(op, (py.In, py.NotIn)) for op in node.ops):
+            raise NotLowered("a chain of comparisons with 'in'")
         if len(operands) == 2:
             return self.compare(node.ops[0], self.scalar(operands[0]), self.scalar(operands[1]))
         # a simple operand is read where it stands; any other is worked out into a temporary
@@ -175,6 +142,20 @@ class ExpressionLowering:
             body.append(c.Assign(values[0], self.scalar(operands[0])))
         return c.StmtExpr((*body, *inner), result)
 
+    def member(self, value: c.Expr, source: py.expr) -> c.Expr:
+        """`value in seq`: Python's `==` against each item, stopping at the first."""
+        if isinstance(source, (py.List, py.Tuple)) and all(isinstance(e, py.Constant) for e in source.elts):
+            held = self.scope.temp()
+            test: c.Expr = c.Int(0)
+            for e in reversed(source.elts):
+                test = c.Binary("||", c.Binary("==", held, self.const(e.value)), test)
+            return c.StmtExpr((c.Assign(held, value),), test)
+        held, found = self.scope.temp(), self.scope.temp()
+        def step(item: c.Expr) -> tuple[c.Stmt, ...]:
+            return (c.If(c.Binary("==", item, held), (c.Assign(found, c.Int(1)), c.Jump("break"))),)
+
+        return c.StmtExpr((c.Assign(held, value), c.Assign(found, c.Int(0)), *self.each(source, step, False)), found)
+
     def compare(self, op: py.cmpop, left: c.Expr, right: c.Expr) -> c.Expr:
         if type(op) in _EQUAL:
             return c.Binary(_EQUAL[type(op)], left, right)
@@ -186,30 +167,85 @@ class ExpressionLowering:
         base, index = node.value, node.slice
         # `(Z[i] or NOIDX)[-1]`: the top of a zone, or the none slot
         if (isinstance(base, py.BoolOp) and isinstance(base.op, py.Or) and len(base.values) == 2
-                and self.is_zone(base.values[0]) and _is_name(base.values[1], "NOIDX")
-                and _is_const(index, -1)):
-            return call("rf_top_or_slot", ST, self.zone(base.values[0]))
+                and self.is_zone(base.values[0]) and is_name(base.values[1], "NOIDX")
+                and (is_const(index, -1) or is_const(index, 0))):
+            end = "rf_top_or_slot" if is_const(index, -1) else "rf_bottom_or_slot"
+            return call(end, ST, self.zone(base.values[0]))
+        # `(seq or NOTHING)[-1]`: the last item, none of nothing
+        if (isinstance(base, py.BoolOp) and isinstance(base.op, py.Or) and len(base.values) == 2
+                and is_name(base.values[1], "NOTHING") and is_const(index, -1)):
+            return self.end_of(base.values[0], last=True)
         if self.is_zone(base):
             return call("rf_item", ST, self.zone(base), self.scalar(index))
-        if _is_name(base, "V"):
+        if is_name(base, "V"):
             return c.Index(st_field("v"), self.checked(index, self.n_vars))
-        if isinstance(base, py.Attribute) and _is_name(base.value, "st") and base.attr in ("w", "f"):
-            return c.Index(st_field(base.attr), call("rf_comp", ST, self.scalar(index)))
-        if _is_name(base, "B"):
+        if isinstance(base, py.Attribute) and is_name(base.value, "st") and base.attr == "opt":
+            return c.Index(self.options_table(), self.checked(index, max(1, len(self.program.option_values))))
+        if (isinstance(base, py.Attribute) and is_name(base.value, "st") and base.attr in ("w", "f")
+                or is_name(base, "W") or is_name(base, "F")):
+            field = base.attr if isinstance(base, py.Attribute) else base.id.lower()
+            return c.Index(st_field(field), call("rf_comp", ST, self.scalar(index)))
+        if is_name(base, "B"):
             return c.Index(st_field("b"), self.checked(index, self.n_breakdown))
         if isinstance(base, py.Name) and base.id in self.scope.arrays:
             array, size = self.scope.arrays[base.id]
             return c.Index(array, self.checked(index, size))
-        if isinstance(base, py.Subscript) and _is_name(base.value, "P"):
+        if isinstance(base, py.Subscript) and is_name(base.value, "P"):
             prop = self.static_int(base.slice)
             return c.Index(c.Index(st_field("p"), c.Int(prop)), self.checked(index, "NC"))
+        if (isinstance(base, py.Name) and isinstance(self.ns.get(base.id), dict) and base.id not in self.scope.names
+                and not base.id.startswith("ACT_")):
+            table, low, span = self.dict_table(base.id)
+            return call("rf_dict_get", ST, table, self.scalar(index), c.Int(low), c.Int(span))
         if isinstance(base, py.Name) and isinstance(self.ns.get(base.id), (list, tuple)):
             table, size = self.table(base.id)
             return c.Index(table, self.checked(index, size))
         action = self.action_part(node)
         if action is not None:
             return action
+        ready = self.ready_action(node)
+        if ready is not None:
+            return ready
         raise NotLowered(f"the subscript {form(node)}")
+
+    def ready_action(self, node: py.Subscript) -> c.Expr | None:
+        """`ACT_<aid>[x][y]...`: the program's ready-made action for these arguments, as its id
+        in the catalogue (a dense table over the arguments' values; one not listed, an error).
+        Fewer keys than the action has parameters make a row, whose place in the table a local
+        holds (`row = ACT_1[c]`, then `row[o][r]`)."""
+        found = self.action_lookup(node)
+        if found is None:
+            return None
+        table, index, depth = found
+        if depth != self.n_params(int(table[4:])):
+            raise NotLowered("a row of ready-made actions used as a value")
+        return call("rf_listed", ST, c.Index(c.Name(f"ACTT{self.act_table_ids[table]}"), index))
+
+    def action_lookup(self, node: py.expr) -> tuple[str, c.Expr, int] | None:
+        """(`ACT_<aid>`, the place in its table so far, the number of arguments given) of a
+        chain of subscripts on a ready-made action table or on a local row of one."""
+        keys: list[py.expr] = []
+        base: py.expr = node
+        while isinstance(base, py.Subscript):
+            keys.append(base.slice)
+            base = base.value
+        keys.reverse()
+        if isinstance(base, py.Name) and base.id in self.scope.rows:
+            table, start, given = self.scope.rows[base.id]
+        elif isinstance(base, py.Name) and base.id.startswith("ACT_") and base.id[4:].isdigit():
+            table, start, given = base.id, c.Int(0), 0
+        else:
+            return None
+        depth = self.n_params(int(table[4:]))
+        if given + len(keys) > depth:
+            raise NotLowered("a ready-made action table indexed too deeply")
+        _, lows, spans, nones = self.action_table(table, depth)
+        index = start
+        for level, key in enumerate(keys, given):
+            index = call("rf_add", ST, call("rf_mul", ST, index, c.Int(spans[level])),
+                         call("rf_key", ST, self.scalar(key), c.Int(lows[level]), c.Int(spans[level]),
+                              c.Int(int(nones[level]))))
+        return table, index, given + len(keys)
 
     def checked(self, index: py.expr, size: int | str) -> c.Expr:
         """An index as Python takes it (negative from the end, out of range an error);
@@ -226,9 +262,9 @@ class ExpressionLowering:
         raise NotLowered(f"a computed property index {form(node)}")
 
     def s_Attribute(self, node: py.Attribute) -> c.Expr:
-        if _is_name(node.value, "st") and node.attr in ("turn", "steps", "chooser", "over", "pc"):
+        if is_name(node.value, "st") and node.attr in ("turn", "steps", "chooser", "over", "pc"):
             return st_field(node.attr)
-        if _is_name(node.value, "LIMITS"):
+        if is_name(node.value, "LIMITS"):
             return c.Int(self.value(getattr(self.ns["LIMITS"], node.attr)))
         raise NotLowered(f"the attribute {form(node)}")
 
@@ -268,7 +304,7 @@ class ExpressionLowering:
         """`Z[i]`, or a local that holds one (`_z = Z[i]`)."""
         if isinstance(node, py.Name):
             return node.id in self.scope.zones
-        return (isinstance(node, py.Subscript) and _is_name(node.value, "Z")
+        return (isinstance(node, py.Subscript) and is_name(node.value, "Z")
                 and not isinstance(node.slice, py.Slice))
 
     def zone(self, node: py.Subscript | py.Name) -> c.Expr:
@@ -285,7 +321,9 @@ class ExpressionLowering:
         [arg] = node.args
         if self.is_zone(arg):
             return c.Index(st_field("zn"), self.zone(arg))
-        if isinstance(arg, py.ListComp) and len(arg.generators) == 1:
+        if isinstance(arg, py.Name) and arg.id in self.scope.lists:
+            return self.scope.lists[arg.id][1]
+        if isinstance(arg, py.ListComp):
             return self.fold(arg, "count")
         raise NotLowered(f"len of {form(arg)}")
 
@@ -308,32 +346,63 @@ class ExpressionLowering:
         return self.extreme(node, "<")
 
     def extreme(self, node: py.Call, better: str) -> c.Expr:
-        default = None
-        for kw in node.keywords:
-            if kw.arg != "default":
-                raise NotLowered(f"max/min with {kw.arg}=")
-            default = kw.value
+        keywords = {kw.arg: kw.value for kw in node.keywords}
+        if set(keywords) - {"default", "key"}:
+            raise NotLowered("max/min with other keywords")
+        default, key = keywords.get("default"), keywords.get("key")
+        if key is not None:
+            return self.best_by_key(node, better, key, default)
         if len(node.args) == 1 and isinstance(node.args[0], (py.GeneratorExp, py.ListComp)):
             return self.fold(node.args[0], "max" if better == ">" else "min", default)
+        if len(node.args) == 1 and default is not None:
+            return self.best_by_key(node, better, None, default)
         if len(node.args) >= 2 and default is None:
-            values = [self.scalar(a) for a in node.args]
-            out = values[0]
-            body: list[c.Stmt] = []
             best = self.scope.temp()
-            body.append(c.Assign(best, call("rf_ord", ST, out)))
-            for v in values[1:]:
+            body: list[c.Stmt] = [c.Assign(best, call("rf_ord", ST, self.scalar(node.args[0])))]
+            for arg in node.args[1:]:
                 temp = self.scope.temp()
-                body.append(c.Assign(temp, call("rf_ord", ST, v)))
+                body.append(c.Assign(temp, call("rf_ord", ST, self.scalar(arg))))
                 body.append(c.If(c.Binary(better, temp, best), (c.Assign(best, temp),)))
             return c.StmtExpr(tuple(body), best)
         raise NotLowered("this form of max/min")
 
+    def best_by_key(self, node: py.Call, better: str, key: py.expr | None, default: py.expr | None) -> c.Expr:
+        """`max(seq, key=lambda x: k(x), default=d)`: the first item whose key is greatest."""
+        if len(node.args) != 1:
+            raise NotLowered("max/min of several sequences")
+        if key is not None and not (isinstance(key, py.Lambda) and len(key.args.args) == 1
+                                    and not key.args.defaults):
+            raise NotLowered("a key that is not a one-argument lambda")
+        item, best, found, value = (self.scope.temp() for _ in range(4))
+
+        def step(x: c.Expr) -> tuple[c.Stmt, ...]:
+            if key is None:
+                score: c.Expr = call("rf_ord", ST, x)
+                return (c.Assign(value, score),
+                        c.If(c.Binary("||", c.Unary("!", found), c.Binary(better, value, best)),
+                             (c.Assign(best, value), c.Assign(item, x), c.Assign(found, c.Int(1)))))
+            name = key.args.args[0].arg
+            with self.scope.comprehension(py.Name(name)):
+                bound = self.scope.names[name]
+                score = call("rf_ord", ST, self.scalar(key.body))
+            return (c.Assign(bound, x), c.Assign(value, score),
+                    c.If(c.Binary("||", c.Unary("!", found), c.Binary(better, value, best)),
+                         (c.Assign(best, value), c.Assign(item, x), c.Assign(found, c.Int(1)))))
+
+        body: list[c.Stmt] = [c.Assign(found, c.Int(0)), c.Assign(best, c.Int(0)), c.Assign(item, NONE),
+                              *self.each(node.args[0], step, False)]
+        if default is None:
+            body.append(c.If(c.Unary("!", found), (c.Do(call("rf_trap", ST, c.Name("RF_TRAP_EMPTY"))),)))
+        else:
+            body.append(c.If(c.Unary("!", found), (c.Assign(item, self.scalar(default)),)))
+        return c.StmtExpr(tuple(body), item)
+
     def call_sum(self, node: py.Call) -> c.Expr:
         [arg] = node.args
         # sum(map(len, Z[a:b])): the components in a run of zones
-        if (isinstance(arg, py.Call) and _is_name(arg.func, "map") and len(arg.args) == 2
-                and _is_name(arg.args[0], "len") and isinstance(arg.args[1], py.Subscript)
-                and _is_name(arg.args[1].value, "Z") and isinstance(arg.args[1].slice, py.Slice)):
+        if (isinstance(arg, py.Call) and is_name(arg.func, "map") and len(arg.args) == 2
+                and is_name(arg.args[0], "len") and isinstance(arg.args[1], py.Subscript)
+                and is_name(arg.args[1].value, "Z") and isinstance(arg.args[1].slice, py.Slice)):
             piece = arg.args[1].slice
             if piece.step is not None or piece.lower is None or piece.upper is None:
                 raise NotLowered("a stepped slice of zones")
@@ -349,167 +418,143 @@ class ExpressionLowering:
             return self.fold(arg, "sum")
         raise NotLowered(f"sum of {form(arg)}")
 
+    def call_rand_choice(self, node: py.Call) -> c.Expr:
+        """`random(seq)`: one of the sequence's items, drawn with the game's generator
+        (docs/random.md); from nothing, an error."""
+        _, source = node.args
+        array, length = self.scope.buffer()
+        push = pusher(array, length)
+        fill = [c.Assign(length, c.Int(0)), *self.each(source, push, False)]
+        pick = c.Index(array, call("rf_draw_index", ST, length))
+        return c.StmtExpr(tuple(fill), pick)
+
+    def call__first(self, node: py.Call) -> c.Expr:
+        [arg] = node.args
+        return self.end_of(arg, last=False)
+
+    def call__last(self, node: py.Call) -> c.Expr:
+        [arg] = node.args
+        return self.end_of(arg, last=True)
+
+    def end_of(self, source: py.expr, last: bool) -> c.Expr:
+        """The first or last item of a sequence, none when it is empty."""
+        if self.is_zone(source):
+            zi = self.scope.temp()
+            n = c.Index(st_field("zn"), zi)
+            at = c.Binary("-", n, c.Int(1)) if last else c.Int(0)
+            item = c.Cond(c.Binary(">", n, c.Int(0)), c.Index(c.Index(st_field("z"), zi), at), NONE)
+            return c.StmtExpr((c.Assign(zi, self.zone(source)),), item)
+        result = self.scope.temp()
+        found = self.scope.temp()
+
+        def step(value: c.Expr) -> tuple[c.Stmt, ...]:
+            if last:
+                return (c.Assign(result, value),)
+            return (c.If(c.Unary("!", found), (c.Assign(result, value), c.Assign(found, c.Int(1)))),)
+
+        body: list[c.Stmt] = [c.Assign(result, NONE)]
+        if not last:
+            body.append(c.Assign(found, c.Int(0)))
+        if isinstance(source, py.ListComp):
+            body += self.over(source, lambda element: step(self.scalar(element)))
+        else:
+            body += self.each(source, step, False)
+        return c.StmtExpr(tuple(body), result)
+
+    def call_next(self, node: py.Call) -> c.Expr:
+        """`next(x for x in ... if ..., default)`: the first item that qualifies."""
+        if node.keywords or not node.args or not isinstance(node.args[0], py.GeneratorExp) or len(node.args) > 2:
+            raise NotLowered("this form of next")
+        return self.fold(node.args[0], "first", node.args[1] if len(node.args) == 2 else None)
+
+    def call_neighbour_of(self, node: py.Call) -> c.Expr:
+        """`neighbour(x, side)`: the cell beyond that side, none at an edge, off a grid or for
+        no side; a side that is no side's name, Python's KeyError."""
+        near, zone, side = node.args
+        if not is_name(near, "NEAR"):
+            raise NotLowered("a neighbour table of another name")
+        table = self.neighbour_table()
+        z, sd, k = self.scope.temp(), self.scope.temp(), self.scope.temp()
+        sides = list(geometry.SIDE_INDEX)
+        which: c.Expr = call("rf_trap_value", ST, c.Name("RF_TRAP_INDEX"))
+        for i in reversed(range(len(sides))):
+            which = c.Cond(c.Binary("==", sd, c.Int(self.text_id(sides[i]))), c.Int(i), which)
+        stride = len(sides) + 1  # each zone's row: its neighbours by side, then whether it is a cell
+        found = c.Index(table, c.Binary("+", c.Binary("*", k, c.Int(stride)), which))
+        has_near = c.Binary("!=", c.Index(table, c.Binary("+", c.Binary("*", k, c.Int(stride)),
+                                                              c.Int(len(sides)))), c.Int(0))
+        body = (c.Assign(z, self.scalar(zone)), c.Assign(sd, self.scalar(side)), c.Assign(k, c.Int(0)))
+        value = c.Cond(c.Binary("==", z, NONE), NONE,
+                       c.StmtExpr((c.Assign(k, call("rf_zone", ST, z)),),
+                                  c.Cond(c.Binary("||", c.Unary("!", has_near), c.Binary("==", sd, NONE)), NONE,
+                                         found)))
+        return c.StmtExpr(body, value)
+
+    def lookup(self, table: py.Name, index: c.Expr) -> c.Expr:
+        """`T[i]` of a constant list of the namespace, i already lowered."""
+        if not isinstance(self.ns.get(table.id), (list, tuple)) or table.id in self.scope.names:
+            raise NotLowered(f"a lookup in {form(table)}")
+        cname, size = self.table(table.id)
+        return c.Index(cname, call("rf_at", ST, index, c.Int(size)))
+
+    def extent_of(self, node: py.expr) -> tuple[list[c.Stmt], c.Expr, c.Expr]:
+        """`extent(Z, first, size, POS)` (or a local holding one): the lowest and highest
+        position of the occupied cells, as (statements, low, high); low is none for no cell."""
+        if isinstance(node, py.Name) and node.id in self.scope.extents:
+            low, high = self.scope.extents[node.id]
+            return [], low, high
+        if not (isinstance(node, py.Call) and is_name(node.func, "extent") and len(node.args) == 4
+                and is_name(node.args[0], "Z") and isinstance(node.args[3], py.Name)):
+            raise NotLowered("this form of a grid's extent")
+        _, first, size, position = node.args
+        table, length = self.table(position.id)
+        low, high = self.scope.temp(), self.scope.temp()
+        work = c.Do(call("rf_extent", ST, self.scalar(first), self.scalar(size), table, c.Int(length),
+                         c.Unary("&", low), c.Unary("&", high)))
+        return [work], low, high
+
+    def call_span_with(self, node: py.Call) -> c.Expr:
+        box, extra, first, size, position = node.args
+        if not isinstance(position, py.Name):
+            raise NotLowered("this form of a grid's span")
+        work, low, high = self.extent_of(box)
+        table, length = self.table(position.id)
+        span = call("rf_span_with", ST, low, high, self.scalar(extra), self.scalar(first), self.scalar(size),
+                    table, c.Int(length))
+        return c.StmtExpr(tuple(work), span) if work else span
+
     def call_cell_at(self, node: py.Call) -> c.Expr:
         return call("rf_cell_at", ST, *(self.scalar(a) for a in node.args))
 
     # --- comprehensions ------------------------------------------------------------------------
     def fold(self, comp: py.GeneratorExp | py.ListComp, how: str, default: py.expr | None = None) -> c.Expr:
         """A comprehension folded as it is gone through: a count, any, all, a sum, max or min."""
-        if len(comp.generators) != 1 or comp.generators[0].is_async:
-            raise NotLowered("a comprehension of several clauses")
-        gen = comp.generators[0]
-        result = self.scope.temp()
-        found = self.scope.temp()
-        with self.scope.comprehension(gen.target):
-            element = comp.elt
+        result, found, value = self.scope.temp(), self.scope.temp(), self.scope.temp()
+        better = ">" if how == "max" else "<"
+
+        def step(element: py.expr) -> tuple[c.Stmt, ...]:
             if how == "count":
-                step: tuple[c.Stmt, ...] = (c.Assign(result, c.Int(1), "+="),)
-            elif how == "any":
-                step = (c.If(self.test(element), (c.Assign(result, c.Int(1)), c.Jump("break"))),)
-            elif how == "all":
-                step = (c.If(c.Unary("!", self.test(element)), (c.Assign(result, c.Int(0)), c.Jump("break"))),)
-            elif how == "sum":
-                step = (c.Assign(result, call("rf_add", ST, result, self.scalar(element))),)
-            else:
-                value = self.scope.temp()
-                better = ">" if how == "max" else "<"
-                step = (c.Assign(value, call("rf_ord", ST, self.scalar(element))),
-                        c.If(c.Binary("||", c.Unary("!", found), c.Binary(better, value, result)),
-                             (c.Assign(result, value), c.Assign(found, c.Int(1)))))
-            for condition in reversed(gen.ifs):
-                step = (c.If(self.test(condition), step),)
-            loop = self.iterate(gen.target, gen.iter, step)
+                return (c.Assign(result, c.Int(1), "+="),)
+            if how == "any":
+                return (c.If(self.test(element), (c.Assign(result, c.Int(1)), c.Jump("break"))),)
+            if how == "all":
+                return (c.If(c.Unary("!", self.test(element)), (c.Assign(result, c.Int(0)), c.Jump("break"))),)
+            if how == "first":
+                return (c.If(c.Unary("!", found), (c.Assign(result, self.scalar(element)), c.Assign(found, c.Int(1)),
+                                                    c.Jump("break"))),)
+            if how == "sum":
+                return (c.Assign(result, call("rf_add", ST, result, self.scalar(element))),)
+            return (c.Assign(value, call("rf_ord", ST, self.scalar(element))),
+                    c.If(c.Binary("||", c.Unary("!", found), c.Binary(better, value, result)),
+                         (c.Assign(result, value), c.Assign(found, c.Int(1)))))
+
+        loop = self.over(comp, step)
         start = {"count": 0, "any": 0, "all": 1, "sum": 0}.get(how, 0)
         body: list[c.Stmt] = [c.Assign(result, c.Int(start)),
                               c.Assign(found, c.Int(0)), *loop]
-        if how in ("max", "min"):
+        if how in ("max", "min", "first"):
             if default is None:  # Python: ValueError on an empty sequence
                 body.append(c.If(c.Unary("!", found), (c.Do(call("rf_trap", ST, c.Name("RF_TRAP_EMPTY"))),)))
             else:
                 body.append(c.If(c.Unary("!", found), (c.Assign(result, self.scalar(default)),)))
         return c.StmtExpr(tuple(body), result)
-
-    def iterate(self, target: py.expr, source: py.expr, body: tuple[c.Stmt, ...],
-                persistent: bool = False) -> list[c.Stmt]:
-        """`for target in source: body`, for the sources the generated code goes through; a
-        `persistent` loop (one a decision may stop inside) keeps its counters in slots."""
-        new = self.scope.slot if persistent else self.scope.temp
-        if not isinstance(target, py.Name):
-            raise NotLowered("a loop over tuples")
-        var = self.scope.local(target.id)
-        if isinstance(source, py.Call) and _is_name(source.func, "range") and not source.keywords:
-            args = [self.scalar(a) for a in source.args]
-            if len(args) == 1:
-                args.insert(0, c.Int(0))
-            if len(args) != 2:
-                raise NotLowered("a range with a step")
-            i, end = new(), new()
-            return [c.Assign(end, call("rf_num", ST, args[1])),
-                    c.For(c.Assign(i, call("rf_num", ST, args[0])), c.Binary("<", i, end),
-                          c.Assign(i, c.Int(1), "+="), (c.Assign(var, i), *body))]
-        if isinstance(source, py.Call) and _is_name(source.func, "grid_items"):
-            _, first, cells = source.args
-            zi, k, last = new(), new(), new()
-            lo = self.scalar(first)
-            inner = c.For(c.Assign(k, c.Int(0)),
-                          c.Binary("<", k, c.Index(st_field("zn"), zi)), c.Assign(k, c.Int(1), "+="),
-                          (c.Assign(var, c.Index(c.Index(st_field("z"), zi), k)), *body))
-            return [c.Assign(last, call("rf_add", ST, lo, self.scalar(cells))),
-                    c.If(c.Binary(">", last, c.Name("NZ")), (c.Do(call("rf_trap", ST, c.Name("RF_TRAP_INDEX"))),)),
-                    c.For(c.Assign(zi, lo), c.Binary("<", zi, last), c.Assign(zi, c.Int(1), "+="),
-                          (inner,))]
-        if self.is_zone(source):
-            zi, k = new(), new()
-            return [c.Assign(zi, self.zone(source)),
-                    c.For(c.Assign(k, c.Int(0)),
-                          c.Binary("<", k, c.Index(st_field("zn"), zi)), c.Assign(k, c.Int(1), "+="),
-                          (c.Assign(var, c.Index(c.Index(st_field("z"), zi), k)), *body))]
-        if (isinstance(source, py.Subscript) and isinstance(source.value, py.Subscript)
-                and _is_name(source.value.value, "PRE")):
-            offsets, items = self.pre_table(self.static_int(source.value.slice))
-            self.scope.actions.add(target.id)
-            me = self.scalar(source.slice)
-            k, end = new(), new()
-            at = call("rf_at", ST, me, c.Name("NPLAYERS"))
-            return [c.Assign(k, c.Index(offsets, at)),
-                    c.Assign(end, c.Index(offsets, c.Binary("+", at, c.Int(1)))),
-                    c.For(c.Assign(k, k), c.Binary("<", k, end), c.Assign(k, c.Int(1), "+="),
-                          (c.Assign(var, c.Index(items, k)), *body))]
-        raise NotLowered(f"a loop over {form(source)}")
-
-
-class Scope:
-    """The names of the function being lowered: Python's locals and the C that holds them."""
-
-    def __init__(self, lowering, names: dict[str, c.Expr]):
-        self.lowering = lowering
-        self.names = dict(names)
-        self.arrays: dict[str, tuple[c.Expr, int | str]] = {}
-        self.declared: list[str] = []  # C locals to declare at the top of the function
-        self.sinks: set[str] = set()  # lists only ever appended to for the log (which C does not keep)
-        self.zones: set[str] = set()  # locals holding a zone (`_z = Z[i]`): its index in C
-        self.actions: set[str] = set()  # locals holding a legal action (its catalogue id)
-        self.array_decls: list[tuple[str, int | str]] = []
-        self.in_flow = False
-        self.legal_out = False  # a lister: `out.append(action)` adds a legal action
-
-    def temp(self) -> c.Name:
-        """A C local of the function for a value that lives within one statement."""
-        name = f"t{next(self.lowering.counter)}"
-        self.declared.append(name)
-        return c.Name(name)
-
-    def slot(self) -> c.Expr:
-        """A place for a value that may live across a decision (a loop's counter): a local,
-        except in the flow, where it is kept in the state (`Flow` overrides this)."""
-        return self.temp()
-
-    def local(self, name: str) -> c.Expr:
-        """The C place of a Python local, made on first use."""
-        if name not in self.names:
-            self.names[name] = self.place_for(name)
-        return self.names[name]
-
-    def place_for(self, name: str) -> c.Expr:
-        """A numbered C local: a Python local's name may carry a name from the rules file,
-        and no text of a rules file enters C."""
-        return self.temp()
-
-    def array(self, name: str, size: int | str) -> c.Expr:
-        """A local array of int64_t (a scoring's items)."""
-        if name not in self.arrays:
-            cname = f"a{next(self.lowering.counter)}"
-            self.array_decls.append((cname, size))
-            self.arrays[name] = (c.Name(cname), size)
-        return self.arrays[name][0]
-
-    def comprehension(self, target: py.expr):
-        return _Shadow(self, target)
-
-
-class _Shadow:
-    """A comprehension's variable: its own C local, the outer name restored after."""
-
-    def __init__(self, scope: Scope, target: py.expr):
-        self.scope = scope
-        self.name = target.id if isinstance(target, py.Name) else None
-
-    def __enter__(self):
-        if self.name is not None:
-            self.saved = self.scope.names.pop(self.name, None)
-            self.scope.local(self.name)
-
-    def __exit__(self, *exc):
-        if self.name is not None:
-            if self.saved is None:
-                self.scope.names.pop(self.name, None)
-            else:
-                self.scope.names[self.name] = self.saved
-
-
-def _is_name(node: py.expr, ident: str) -> bool:
-    return isinstance(node, py.Name) and node.id == ident
-
-
-def _is_const(node: py.expr, value) -> bool:
-    return isinstance(node, py.Constant) and node.value == value and type(node.value) is type(value)

@@ -17,10 +17,13 @@ from collections.abc import Iterator
 
 import attrs
 
+from .. import geometry
+from ..flowplay import direct_actions
 from ..limits import LIMITS
 from ..runtime import Action
 from . import ctree as c
-from .expressions import ST, NotLowered, Scope, call, safe_name, st_field
+from .common import ST, TEXT_BASE, NotLowered, call, safe_name, st_field
+from .scope import Scope
 from .statements import StatementLowering
 
 MAX_LEGAL_DEFAULT = 4096  # legal actions a decision may offer natively (more: the reference engine)
@@ -48,6 +51,13 @@ class FlowScope(Scope):
         self.lowering.n_loc += 1
         return c.Index(st_field("loc"), c.Int(k))
 
+    def buffer(self, persistent: bool = False) -> tuple[c.Expr, c.Expr]:
+        if not persistent:
+            return super().buffer()
+        k = self.lowering.n_lists
+        self.lowering.n_lists += 1
+        return c.Index(st_field("lists"), c.Int(k)), c.Index(st_field("listn"), c.Int(k))
+
 
 class Lowering(StatementLowering):
     """Lowers one program; `lower()` is the entry."""
@@ -66,12 +76,20 @@ class Lowering(StatementLowering):
         self.functions: dict[str, str] = {}  # Python function -> its C name
         self.todo: list[str] = []
         self.n_loc = 0
+        self.n_lists = 0
+        self.rows_tables: dict = {}  # a constant's name (or a literal's values) -> (row offsets, items)
+        self.act_tables: dict[tuple, tuple] = {}
+        self.act_table_ids: dict[str, int] = {}
+        self.near_table: c.Name | None = None
+        self.opt_table: c.Name | None = None
+        self.dict_tables: dict[str, tuple[c.Name, int, int]] = {}
         self.resume_points: Iterator[int] = itertools.count(1)
         self.catalogue: dict[tuple, int] = {}
         self.catalogue_actions: list[Action] = []
         self.n_args = 0
         self.pre_tables: dict[int, tuple[c.Name, c.Name]] = {}
         self.defined: dict[str, py.FunctionDef] = {}
+        self.inlining: list[tuple[str, str]] = []  # generators being pasted in: (name, their end's label)
 
     # --- entry ---------------------------------------------------------------------------------
     def lower(self) -> Lowered:
@@ -82,9 +100,8 @@ class Lowering(StatementLowering):
             for f in module.body:
                 if isinstance(f, py.FunctionDef):
                     self.defined[f.name] = f
-        generators = [n for n in self.defined if n.startswith("flow_") and n != "flow_main"]
-        if generators:
-            raise NotLowered("actions that decide inside their effect (a generator of their own)")
+        self.direct_actions = direct_actions(program)
+        self.number_texts(program.namespace, self.defined.values())
         self.build_catalogue()
         flow = self.lower_flow(self.defined["flow_main"])
         rank = self.lower_rank(self.defined["rank_key"])
@@ -107,6 +124,28 @@ class Lowering(StatementLowering):
             self.todo.append(name)
         return self.functions[name]
 
+    def number_texts(self, namespace: dict, functions) -> None:
+        """Every text the program holds, numbered in Python's order of texts, so that comparing
+        two ids orders them as Python orders the texts (a sort by a text key, say)."""
+        found: set[str] = set(geometry.SIDE_INDEX)
+        todo: list = [v for k, v in namespace.items() if not k.startswith("__") and not callable(v)]
+        seen: set[int] = set()
+        while todo:
+            x = todo.pop()
+            if isinstance(x, str):
+                found.add(x)
+            elif isinstance(x, (list, tuple, set, frozenset)) and id(x) not in seen:
+                seen.add(id(x))
+                todo.extend(x)
+            elif isinstance(x, dict) and id(x) not in seen:
+                seen.add(id(x))
+                todo.extend(x.keys())
+                todo.extend(x.values())
+        for f in functions:
+            found.update(n.value for n in py.walk(f) if isinstance(n, py.Constant) and isinstance(n.value, str))
+        for k, text in enumerate(sorted(found)):
+            self.texts[text] = TEXT_BASE + k
+
     # --- the layout ----------------------------------------------------------------------------
     def sizes(self) -> list[c.Define]:
         p = self.program
@@ -115,10 +154,12 @@ class Lowering(StatementLowering):
                 c.Define("ZCAP", max(1, len(p.comp_kind))), c.Define("NV", max(1, len(p.var_init))),
                 c.Define("NPROP", max(1, len(p.props))), c.Define("NB", max(1, p.players * len(p.items))),
                 c.Define("NLOC", max(1, self.n_loc)), c.Define("MAXLEGAL", MAX_LEGAL_DEFAULT),
+                c.Define("NLISTS", max(1, self.n_lists)), c.Define("LISTCAP", self.list_capacity()),
                 c.Define("NPLAYERS", p.players), c.Define("NITEMS_MAX", n_items),
                 c.Define("NONE_SLOT", len(p.comp_kind)), c.Define("NRANK", max(1, self.n_rank)),
                 c.Define("NACTIONS", max(1, len(self.catalogue_actions))), c.Define("NARGS", max(1, self.n_args)),
                 c.Define("NSCORE_BASES", len(p.model.score_targets)),
+                c.Define("RF_EMPTY_TEXT", self.texts.get("", c.INT64_MIN)),
                 c.Define("RF_SKIPS_LIMIT", LIMITS.skips_in_a_row),
                 c.Define("RF_DECISIONS_LIMIT", LIMITS.decisions_per_game),
                 c.Define("RF_BLOCKS_LIMIT", LIMITS.blocks_without_decision)]
@@ -140,6 +181,111 @@ class Lowering(StatementLowering):
             self.table_parts.append(c.Table(cname, values))
             self.tables[name] = (c.Name(cname), len(values))
         return self.tables[name]
+
+    def dict_table(self, name: str) -> tuple[c.Name, int, int]:
+        """A constant dict of the namespace keyed by whole numbers (and perhaps none), as pairs
+        (present, value) over the keys' span, none's pair last: (table, lowest key, span)."""
+        if name not in self.dict_tables:
+            table = self.ns[name]
+            keys = [k for k in table if k is not None]
+            if not all(type(k) is int for k in keys):
+                raise NotLowered("a table keyed by something other than numbers")
+            low = min(keys, default=0)
+            span = max(keys, default=-1) - low + 1
+            if span > 1 << 20:
+                raise NotLowered("a table too sparse to lay out")
+            values = [0] * (2 * (span + 1))
+            for k, v in table.items():
+                at = span if k is None else k - low
+                values[2 * at], values[2 * at + 1] = 1, self.value(v)
+            cname = c.Name(f"DICT{len(self.dict_tables)}")
+            self.table_parts.append(c.Table(cname.name, tuple(values)))
+            self.dict_tables[name] = (cname, low, span)
+        return self.dict_tables[name]
+
+    def options_table(self) -> c.Name:
+        """The game's options (`st.opt`), which the rules read and never change."""
+        if self.opt_table is None:
+            values = tuple(self.value(v) for v in self.program.option_values) or (0,)
+            self.table_parts.append(c.Table("OPT_T", values))
+            self.opt_table = c.Name("OPT_T")
+        return self.opt_table
+
+    def neighbour_table(self) -> c.Name:
+        """`NEAR`: per zone its neighbour on each side (none at an edge), then 1 if it is a
+        grid's cell and 0 if not."""
+        if self.near_table is None:
+            sides = len(geometry.SIDE_INDEX)
+            values: list[int] = []
+            for cells in self.ns["NEAR"]:
+                row = [c.INT64_MIN] * sides if cells is None else [self.value(x) for x in cells]
+                values += [*row, int(cells is not None)]
+            self.table_parts.append(c.Table("NEAR_T", tuple(values) or (0,)))
+            self.near_table = c.Name("NEAR_T")
+        return self.near_table
+
+    def list_capacity(self) -> int:
+        """The most items a list of the flow may hold: any list of components, zones or players
+        fits (a longer one, from a range, say, traps and plays on the reference engine)."""
+        p = self.program
+        return max(64, len(p.comp_kind), self.n_zones, p.players) + 1
+
+    def rows_table(self, name, rows) -> tuple[c.Name, c.Name]:
+        """A constant sequence of sequences as (row offsets, items)."""
+        if name not in self.rows_tables:
+            offsets = [0]
+            items: list[int] = []
+            for row in rows:
+                items.extend(self.value(v) for v in row)
+                offsets.append(len(items))
+            n = len(self.rows_tables)
+            off, its = f"ROWS{n}_AT", f"ROWS{n}_ITEMS"
+            self.table_parts += [c.Table(off, tuple(offsets)), c.Table(its, tuple(items) or (0,))]
+            self.rows_tables[name] = (c.Name(off), c.Name(its))
+        return self.rows_tables[name]
+
+    def action_table(self, name: str, depth: int) -> tuple[c.Name, list[int], list[int], list[bool]]:
+        """`ACT_<aid>` (nested dicts by argument value) as one dense table of catalogue ids
+        (-1: no such action), with each argument's lowest value and span."""
+        key = (name, depth)
+        if key not in self.act_tables:
+            levels: list[set] = [set() for _ in range(depth)]
+            entries: list[tuple[tuple, object]] = []
+
+            def walk(table, path: tuple) -> None:
+                if len(path) == depth:
+                    entries.append((path, table))
+                    return
+                if not isinstance(table, dict):
+                    raise NotLowered("a ready-made action table of another shape")
+                for value, inner in table.items():
+                    levels[len(path)].add(self.value(value))
+                    walk(inner, (*path, self.value(value)))
+
+            walk(self.ns[name], ())
+            none = c.INT64_MIN  # a none argument (a parameter that may be left out) takes the last place
+            dense = [sorted(v for v in level if v != none) for level in levels]
+            lows = [values[0] if values else 0 for values in dense]
+            spans = [(values[-1] - values[0] + 1 if values else 0) + (none in level)
+                     for values, level in zip(dense, levels)]
+            size = 1
+            for span in spans:
+                size *= max(1, span)
+            if size > 1 << 20:
+                raise NotLowered("a ready-made action table too sparse to lay out")
+            ids = [-1] * size
+            for path, action in entries:
+                if not isinstance(action, Action):
+                    raise NotLowered("a ready-made action table of another shape")
+                at = 0
+                for value, low, span in zip(path, lows, spans):
+                    at = at * span + (span - 1 if value == none else value - low)
+                ids[at] = self.catalogued(action)
+            self.act_table_ids[name] = len(self.act_tables)
+            cname = c.Name(f"ACTT{len(self.act_tables)}")
+            self.table_parts.append(c.Table(cname.name, tuple(ids)))
+            self.act_tables[key] = (cname, lows, spans, [none in level for level in levels])
+        return self.act_tables[key]
 
     # --- actions -------------------------------------------------------------------------------
     def build_catalogue(self) -> None:
@@ -242,6 +388,10 @@ class Lowering(StatementLowering):
                           (*self.declarations(scope), c.If(st_field("over"), (c.Return(c.Int(0)),)), switch, *ending))
 
     def returned(self, value: py.expr | None) -> list[c.Stmt]:
+        if self.inlining:  # the end of an action's effect pasted into the flow
+            if value is not None:
+                raise NotLowered("an action's effect returning a value")
+            return [c.Goto(self.inlining[-1][1])]
         if self.scope.in_flow:
             if value is not None:
                 raise NotLowered("the flow returning a value")

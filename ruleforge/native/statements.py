@@ -6,12 +6,14 @@ import ast as py
 
 from ..compiler.pytree import POS
 from . import ctree as c
-from .expressions import ST, ExpressionLowering, NotLowered, _is_name, call, form, st_field
+from .common import ST, NotLowered, call, form, is_name, st_field
+from .expressions import ExpressionLowering
 
-_ALIASES = {"z": "Z", "v": "V", "p": "P", "b": "B"}  # `Z = st.z` and the like: read through the state
+# `Z = st.z` and the like: read through the state
+_ALIASES = {"z": "Z", "v": "V", "p": "P", "b": "B", "w": "W", "f": "F"}
 _STATE_FIELDS = {"turn", "chooser", "over", "pc"}
 _RUNTIME_CALLS = {"move_all": "rf_move_all", "move_top": "rf_move_top", "deal": "rf_deal",
-                  "shuffle": "rf_shuffle", "move": "rf_move"}
+                  "shuffle": "rf_shuffle", "move": "rf_move", "swap_zones": "rf_swap_zones"}
 _UNKEPT = {"reveal_zone", "reveal_component"}  # what a player saw: kept by the reference engine's replay
 
 
@@ -50,7 +52,79 @@ class StatementLowering(ExpressionLowering):
         return [c.Do(call("rf_trap", ST, c.Name("RF_TRAP_UNREACHABLE")))]
 
     def st_If(self, s: py.If) -> list[c.Stmt]:
+        dispatch = self.action_dispatch(s)
+        if dispatch is not None:
+            return dispatch
         return [c.If(self.test(s.test), self.body(s.body), self.body(s.orelse))]
+
+    # --- taking the action chosen ------------------------------------------------------------------
+    def action_dispatch(self, s: py.If) -> list[c.Stmt] | None:
+        """`if ACTG[_a[0]] is None: ACTF[_a[0]](st, me, *_a[1]) else: yield from ACTG[...](...)`:
+        the chosen action's effect, as a chain over the actions this decision offers: a direct
+        action's function called, an action that decides inside its effect pasted in here."""
+        test = s.test
+        if not (isinstance(test, py.Compare) and isinstance(test.left, py.Subscript)
+                and is_name(test.left.value, "ACTG") and isinstance(test.left.slice, py.Subscript)
+                and isinstance(test.left.slice.value, py.Name)):
+            return None
+        action = test.left.slice.value
+        direct = s.body[0].value if s.body and isinstance(s.body[0], py.Expr) else None
+        if not isinstance(direct, py.Call) or len(direct.args) != 3:
+            raise NotLowered("a way of taking an action")
+        return self.dispatch(action, direct.args[1], s.orelse[1:])
+
+    def dispatch(self, action: py.Name, me_node: py.expr, after: list[py.stmt]) -> list[c.Stmt]:
+        """The chosen action's effect, as a chain over the actions this decision offers; `after`
+        follows an effect that may end the game (`if st.over: return`)."""
+        me = self.scalar(me_node)
+        aid_of = c.Index(c.Name("ACT_AID"), self.scalar(action))
+        chain: tuple[c.Stmt, ...] = (c.Do(call("rf_trap", ST, c.Name("RF_TRAP_UNREACHABLE"))),)
+        for aid in reversed(self.scope.options or range(len(self.program.actions))):
+            taken = self.take_action(aid, action, me, after)
+            chain = (c.If(c.Binary("==", aid_of, c.Int(aid)), tuple(taken), chain),)
+        return list(chain)
+
+    def take_action(self, aid: int, action: py.Name, me: c.Expr, after: list[py.stmt]) -> list[c.Stmt]:
+        args = [c.Index(c.Name(f"ACT_ARG{k}"), self.scalar(action)) for k in range(self.n_params(aid))]
+        if aid in self.program.compiler.deciding_aids:
+            return self.inline_generator(f"flow_act_{aid}", me, args) + list(self.body(after))
+        function = self.direct_actions[aid]
+        name = getattr(function, "__name__", "")
+        if name == "_stay":
+            return []
+        if not name.startswith("act_"):
+            raise NotLowered("an action entered on the block machine")
+        return [c.Do(c.Call(self.want(name), (ST, me, *args)))]
+
+    def n_params(self, aid: int) -> int:
+        decl = self.program.actions[aid].decl
+        return 0 if decl is None else len(decl.params)
+
+    def inline_generator(self, name: str, me: c.Expr, args: list[c.Expr]) -> list[c.Stmt]:
+        """A generator of the flow (an action's effect that decides) pasted in where it is
+        taken, its names its own, its `return` a jump to its end."""
+        f = self.defined.get(name)
+        if f is None:
+            raise NotLowered(f"the function {name}")
+        if name in self.inlining or len(self.inlining) >= 8:
+            raise NotLowered("an action whose effect takes itself, or actions nested too deeply")
+        params = [a.arg for a in f.args.args]
+        if params[:2] != ["st", "me"] or len(params) != 2 + len(args):
+            raise NotLowered(f"the signature of {name}")
+        saved = self.scope.save()
+        bound: list[c.Stmt] = []
+        values = [me, *args]
+        places = [self.scope.slot() for _ in values]
+        bound = [c.Assign(place, value) for place, value in zip(places, values)]
+        self.scope.fresh({p: place for p, place in zip(params[1:], places)})
+        end = f"end{next(self.counter)}"
+        self.inlining.append((name, end))
+        try:
+            body = self.body(f.body)
+        finally:
+            self.inlining.pop()
+            self.scope.restore(saved)
+        return [*bound, *body, c.Label(end)]
 
     def st_While(self, s: py.While) -> list[c.Stmt]:
         if s.orelse:
@@ -62,8 +136,9 @@ class StatementLowering(ExpressionLowering):
             raise NotLowered("for ... else")
         if isinstance(s.target, py.Name):
             self.scope.local(s.target.id)  # before its body reads it
+            self.bind_target(s.target, s.iter)
             if (isinstance(s.iter, py.Subscript) and isinstance(s.iter.value, py.Subscript)
-                    and _is_name(s.iter.value.value, "PRE")):
+                    and is_name(s.iter.value.value, "PRE")):
                 self.scope.actions.add(s.target.id)
         return self.iterate(s.target, s.iter, self.body(s.body), persistent=True)
 
@@ -82,7 +157,7 @@ class StatementLowering(ExpressionLowering):
         func = node.func
         if isinstance(func, py.Attribute) and func.attr == "append":
             owner = func.value
-            if isinstance(owner, py.Attribute) and _is_name(owner.value, "st") and owner.attr == "log":
+            if isinstance(owner, py.Attribute) and is_name(owner.value, "st") and owner.attr == "log":
                 return []  # the log is the reference engine's: rendered from its replay when read
             if isinstance(owner, py.Name) and owner.id in self.scope.sinks:
                 return []
@@ -90,10 +165,22 @@ class StatementLowering(ExpressionLowering):
                 return [c.Do(call("rf_legal_add", ST, self.scalar(node.args[0])))]
             if self.is_zone(owner):
                 return [c.Do(call("rf_append", ST, self.zone(owner), self.scalar(node.args[0])))]
+        if (isinstance(func, py.Attribute) and func.attr == "extend" and is_name(func.value, "out")
+                and self.scope.legal_out and len(node.args) == 1):
+            return self.each(node.args[0], lambda a: (c.Do(call("rf_legal_add", ST, a)),), False)
         if isinstance(func, py.Attribute) and func.attr == "remove" and self.is_zone(func.value):
             return [c.Do(call("rf_remove", ST, self.zone(func.value), self.scalar(node.args[0])))]
         if isinstance(func, py.Attribute) and func.attr == "pop" and self.is_zone(func.value) and not node.args:
             return [c.Do(call("rf_pop", ST, self.zone(func.value)))]
+        if (isinstance(func, py.Subscript) and is_name(func.value, "ACTF") and isinstance(func.slice, py.Subscript)
+                and isinstance(func.slice.value, py.Name) and len(node.args) == 3):
+            return self.dispatch(func.slice.value, node.args[1], [])  # `ACTF[_a[0]](st, me, *_a[1])`
+        if is_name(func, "sort_zone") and len(node.args) == 3:  # `sort c in Z by key`
+            array, length = self.scope.buffer()
+            zone = self.scope.temp()
+            return [c.Assign(zone, call("rf_zone", ST, self.scalar(node.args[1]))),
+                    *self.fill(node.args[2], array, length),
+                    c.Do(call("rf_sort_zone", ST, zone, array, length))]
         if isinstance(func, py.Name):
             if func.id in _UNKEPT:
                 return []
@@ -118,6 +205,9 @@ class StatementLowering(ExpressionLowering):
         if name == "move":
             comp, dst = args
             return call("rf_move", ST, call("rf_comp", ST, comp), call("rf_zone", ST, dst), bottom)
+        if name == "swap_zones":
+            a, b = args
+            return call("rf_swap_zones", ST, call("rf_zone", ST, a), call("rf_zone", ST, b))
         if name == "move_all":
             src, dst = args
             return call("rf_move_all", ST, call("rf_zone", ST, src), call("rf_zone", ST, dst), bottom)
@@ -132,19 +222,25 @@ class StatementLowering(ExpressionLowering):
         return [c.Assign(target, call(op, ST, target, self.scalar(s.value)))]
 
     def st_Assign(self, s: py.Assign) -> list[c.Stmt]:
-        if len(s.targets) != 1:
-            raise NotLowered("a chained assignment")
+        if len(s.targets) != 1:  # `a = b[i] = v`: v worked out once, assigned left to right
+            if not all(isinstance(t, (py.Name, py.Subscript)) for t in s.targets):
+                raise NotLowered("a chained assignment")
+            temp = self.scope.temp()
+            return [c.Assign(temp, self.scalar(s.value)), *(c.Assign(self.place(t), temp) for t in s.targets)]
         target, value = s.targets[0], s.value
         if isinstance(target, py.Name):
             return self.assign_name(target.id, value)
         if isinstance(target, py.Tuple):
             return self.unpack(target, value)
-        if isinstance(target, py.Attribute) and _is_name(target.value, "st") and target.attr == "options":
-            return []  # the block machine's record of the decision's action set
+        if isinstance(target, py.Attribute) and is_name(target.value, "st") and target.attr == "options":
+            # the block machine's record of the decision's action set: what a dispatch may meet
+            offered = value.elts if isinstance(value, py.Tuple) else []
+            self.scope.options = tuple(e.value for e in offered if isinstance(e, py.Constant)) or None
+            return []
         return [c.Assign(self.place(target), self.scalar(value))]
 
     def assign_name(self, name: str, value: py.expr) -> list[c.Stmt]:
-        if isinstance(value, py.Attribute) and _is_name(value.value, "st") and _ALIASES.get(value.attr) == name:
+        if isinstance(value, py.Attribute) and is_name(value.value, "st") and _ALIASES.get(value.attr) == name:
             return []
         if isinstance(value, py.List) and not value.elts:
             if name == "_o" and self.scope.in_flow:
@@ -157,6 +253,19 @@ class StatementLowering(ExpressionLowering):
             end = c.Int(size) if isinstance(size, int) else c.Name(size)
             return [c.For(c.Assign(i, c.Int(0)), c.Binary("<", i, end), c.Assign(i, c.Int(1), "+="),
                           (c.Assign(c.Index(array, i), c.Int(0)),))]
+        lookup = self.action_lookup(value) if isinstance(value, (py.Subscript, py.Name)) else None
+        if lookup is not None and lookup[2] < self.n_params(int(lookup[0][4:])):
+            place = self.scope.slot()
+            self.scope.rows[name] = (lookup[0], place, lookup[2])
+            return [c.Assign(place, lookup[1])]
+        if isinstance(value, py.Call) and is_name(value.func, "extent"):
+            work, low, high = self.extent_of(value)
+            places = (self.scope.slot(), self.scope.slot())
+            self.scope.extents[name] = places
+            return [*work, c.Assign(places[0], low), c.Assign(places[1], high)]
+        if self.is_list(value):
+            array, length = self.scope.list_local(name)
+            return self.fill(value, array, length)
         if self.is_zone(value):
             self.scope.zones.add(name)
             return [c.Assign(self.scope.local(name), self.zone(value))]
@@ -172,23 +281,25 @@ class StatementLowering(ExpressionLowering):
             if target.id in self.scope.zones:
                 raise NotLowered(f"arithmetic on the zone local {target.id}")
             return self.scope.local(target.id)
-        if isinstance(target, py.Attribute) and _is_name(target.value, "st") and target.attr in _STATE_FIELDS:
+        if isinstance(target, py.Attribute) and is_name(target.value, "st") and target.attr in _STATE_FIELDS:
             return st_field(target.attr)
         if isinstance(target, py.Subscript):
             base, index = target.value, target.slice
-            if isinstance(base, py.Attribute) and _is_name(base.value, "st") and base.attr in ("w", "f"):
-                return c.Index(st_field(base.attr), call("rf_comp", ST, self.scalar(index)))
-            if _is_name(base, "V"):
+            if (isinstance(base, py.Attribute) and is_name(base.value, "st") and base.attr in ("w", "f")
+                    or is_name(base, "W") or is_name(base, "F")):
+                field = base.attr if isinstance(base, py.Attribute) else base.id.lower()
+                return c.Index(st_field(field), call("rf_comp", ST, self.scalar(index)))
+            if is_name(base, "V"):
                 return c.Index(st_field("v"), self.checked(index, self.n_vars))
-            if _is_name(base, "B"):
+            if is_name(base, "B"):
                 return c.Index(st_field("b"), self.checked(index, self.n_breakdown))
             if isinstance(base, py.Name) and base.id in self.scope.arrays:
                 array, size = self.scope.arrays[base.id]
                 return c.Index(array, self.checked(index, size))
-            if isinstance(base, py.Subscript) and _is_name(base.value, "P"):
+            if isinstance(base, py.Subscript) and is_name(base.value, "P"):
                 prop = self.static_int(base.slice)
                 return c.Index(c.Index(st_field("p"), c.Int(prop)), self.checked(index, "NC"))
-        if isinstance(target, py.Attribute) and _is_name(target.value, "st") and target.attr == "turn":
+        if isinstance(target, py.Attribute) and is_name(target.value, "st") and target.attr == "turn":
             return st_field("turn")
         raise NotLowered(f"an assignment to {form(target)}")
 
@@ -226,7 +337,7 @@ class StatementLowering(ExpressionLowering):
         """`_a = (yield _o)`: with legal actions listed, stop here and give them to the caller,
         which resumes at this point with the one taken; with none, the decision is skipped (as
         the generator back end's caller skips it), at most `skips_in_a_row` in a row."""
-        if not self.scope.in_flow or not _is_name(value.value, "_o"):
+        if not self.scope.in_flow or not is_name(value.value, "_o"):
             raise NotLowered("a decision outside the flow")
         point = next(self.resume_points)
         self.scope.actions.add(name)

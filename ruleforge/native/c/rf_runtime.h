@@ -18,6 +18,8 @@
 #include <string.h>
 
 #define RF_NONE INT64_MIN
+#define RF_UNSET (INT64_MIN + 1)  /* a lifted part of a rule not worked out yet */
+#define RF_OUT_OF_RANGE(r) ((r) <= RF_UNSET)  /* the two values above are no number's */
 
 enum { RF_OK = 0, RF_TRAP_NONE = 1, RF_TRAP_INDEX = 2, RF_TRAP_OVERFLOW = 3, RF_TRAP_DIVIDE = 4,
        RF_TRAP_EMPTY = 5, RF_TRAP_ENDLESS = 6, RF_TRAP_LEGAL_FULL = 7, RF_TRAP_ABSENT = 8,
@@ -32,6 +34,8 @@ typedef struct {
     int64_t p[NPROP][NC];     /* changeable properties */
     int64_t b[NB];            /* score breakdown, flat per player and item */
     int64_t loc[NLOC];        /* the flow's locals, which live across decisions */
+    int64_t lists[NLISTS][LISTCAP];  /* the flow's lists, which live across decisions */
+    int64_t listn[NLISTS];
     uint64_t rng[4];          /* xoshiro256** (docs/random.md) */
     int64_t turn, steps, skips, chooser, pc;  /* chooser: RF_NONE for nobody */
     int32_t over, resume, err, nlegal, action;
@@ -47,6 +51,11 @@ static void rf_trap(State *st, int code) {
     longjmp(*rf_trap_to, 1);
 }
 
+/* a trap where an expression needs a value */
+static inline int64_t rf_trap_value(State *st, int code) {
+    rf_trap(st, code);
+}
+
 /* --- checked arithmetic, as Python's ints and its None would have it ------------------------- */
 static inline int64_t rf_num(State *st, int64_t a) {
     if (a == RF_NONE) rf_trap(st, RF_TRAP_NONE);
@@ -56,21 +65,21 @@ static inline int64_t rf_num(State *st, int64_t a) {
 static inline int64_t rf_add(State *st, int64_t a, int64_t b) {
     int64_t r;
     if (a == RF_NONE || b == RF_NONE) rf_trap(st, RF_TRAP_NONE);
-    if (__builtin_add_overflow(a, b, &r) || r == RF_NONE) rf_trap(st, RF_TRAP_OVERFLOW);
+    if (__builtin_add_overflow(a, b, &r) || RF_OUT_OF_RANGE(r)) rf_trap(st, RF_TRAP_OVERFLOW);
     return r;
 }
 
 static inline int64_t rf_sub(State *st, int64_t a, int64_t b) {
     int64_t r;
     if (a == RF_NONE || b == RF_NONE) rf_trap(st, RF_TRAP_NONE);
-    if (__builtin_sub_overflow(a, b, &r) || r == RF_NONE) rf_trap(st, RF_TRAP_OVERFLOW);
+    if (__builtin_sub_overflow(a, b, &r) || RF_OUT_OF_RANGE(r)) rf_trap(st, RF_TRAP_OVERFLOW);
     return r;
 }
 
 static inline int64_t rf_mul(State *st, int64_t a, int64_t b) {
     int64_t r;
     if (a == RF_NONE || b == RF_NONE) rf_trap(st, RF_TRAP_NONE);
-    if (__builtin_mul_overflow(a, b, &r) || r == RF_NONE) rf_trap(st, RF_TRAP_OVERFLOW);
+    if (__builtin_mul_overflow(a, b, &r) || RF_OUT_OF_RANGE(r)) rf_trap(st, RF_TRAP_OVERFLOW);
     return r;
 }
 
@@ -105,9 +114,17 @@ static inline int64_t rf_ord(State *st, int64_t a) {
     return a;
 }
 
-/* Python's truth of a scalar: 0, False and None are false (texts are never empty here: the
- * lowering refuses a program with an empty text) */
-static inline int rf_truth(int64_t a) { return a != 0 && a != RF_NONE; }
+/* Python's truth of a scalar: 0, False, None and the empty text are false (RF_EMPTY_TEXT is the
+ * empty text's id, or none's when the program has no empty text) */
+static inline int rf_truth(int64_t a) { return a != 0 && a != RF_NONE && a != RF_EMPTY_TEXT; }
+
+/* a constant dict keyed by numbers (none's entry last): Python's KeyError for a key it lacks */
+static inline int64_t rf_dict_get(State *st, const int64_t *pairs, int64_t key, int64_t low, int64_t span) {
+    int64_t at = key == RF_NONE ? span : key - low;
+    if (key != RF_NONE && (key < low || key - low >= span)) rf_trap(st, RF_TRAP_INDEX);
+    if (!pairs[2 * at]) rf_trap(st, RF_TRAP_INDEX);
+    return pairs[2 * at + 1];
+}
 
 /* a list index as Python takes it: negative from the end, out of range an error */
 static inline int64_t rf_at(State *st, int64_t i, int64_t n) {
@@ -115,6 +132,12 @@ static inline int64_t rf_at(State *st, int64_t i, int64_t n) {
     if (i < 0) i += n;
     if (i < 0 || i >= n) rf_trap(st, RF_TRAP_INDEX);
     return i;
+}
+
+/* a list's next item, within its capacity */
+static inline void rf_push(State *st, int64_t *items, int64_t *n, int64_t value) {
+    if (*n >= LISTCAP) rf_trap(st, RF_TRAP_CAPACITY);
+    items[(*n)++] = value;
 }
 
 /* --- zones ---------------------------------------------------------------------------------- */
@@ -128,6 +151,11 @@ static inline int64_t rf_len(State *st, int64_t zi) { return st->zn[zi]; }
 static inline int64_t rf_top_or_slot(State *st, int64_t zi) {
     int32_t n = st->zn[zi];
     return n ? st->z[zi][n - 1] : NONE_SLOT;
+}
+
+/* `(Z[i] or NOIDX)[0]`: the bottom component, or the slot the tables read for none */
+static inline int64_t rf_bottom_or_slot(State *st, int64_t zi) {
+    return st->zn[zi] ? st->z[zi][0] : NONE_SLOT;
 }
 
 /* `Z[i][k]` */
@@ -220,6 +248,117 @@ static inline void rf_deal(State *st, int64_t n, int64_t src, int64_t base, int6
         }
 }
 
+/* runtime.swap_zones: each zone's components in the other, each marked as come from it */
+static inline void rf_swap_zones(State *st, int64_t a, int64_t b) {
+    int32_t tmp[ZCAP];
+    int32_t na = st->zn[a], nb = st->zn[b];
+    memcpy(tmp, st->z[a], (size_t)na * sizeof(int32_t));
+    memcpy(st->z[a], st->z[b], (size_t)nb * sizeof(int32_t));
+    memcpy(st->z[b], tmp, (size_t)na * sizeof(int32_t));
+    st->zn[a] = nb;
+    st->zn[b] = na;
+    for (int32_t i = 0; i < nb; i++) { st->w[st->z[a][i]] = (int32_t)a; st->f[st->z[a][i]] = (int32_t)b; }
+    for (int32_t i = 0; i < na; i++) { st->w[st->z[b][i]] = (int32_t)b; st->f[st->z[b][i]] = (int32_t)a; }
+}
+
+/* runtime.sort_zone: the zone reordered by its components' keys (one each, in zone order),
+ * smallest at the bottom, equal keys in their old order, a key of none first */
+static inline void rf_sort_zone(State *st, int64_t zi, int64_t *keys, int64_t n) {
+    int32_t *z = st->z[zi];
+    if (n != st->zn[zi]) rf_trap(st, RF_TRAP_UNREACHABLE);
+    for (int64_t i = 1; i < n; i++) {  /* insertion sort: stable, and zones are short */
+        int64_t key = keys[i];
+        int32_t comp = z[i];
+        int64_t j = i - 1;
+        while (j >= 0 && (keys[j] != RF_NONE && (key == RF_NONE || keys[j] > key))) {
+            keys[j + 1] = keys[j];
+            z[j + 1] = z[j];
+            j--;
+        }
+        keys[j + 1] = key;
+        z[j + 1] = comp;
+    }
+}
+
+/* runtime.sorted_by_key: items reordered by their keys as sort_zone orders a zone */
+static inline void rf_sort_pairs(int64_t *keys, int64_t *items, int64_t n) {
+    for (int64_t i = 1; i < n; i++) {
+        int64_t key = keys[i], item = items[i], j = i - 1;
+        while (j >= 0 && (keys[j] != RF_NONE && (key == RF_NONE || keys[j] > key))) {
+            keys[j + 1] = keys[j];
+            items[j + 1] = items[j];
+            j--;
+        }
+        keys[j + 1] = key;
+        items[j + 1] = item;
+    }
+}
+
+/* runtime.groups (for cells): each item's group, numbered in the order of the groups' first
+ * items; cells orthogonally adjacent (adj_at/adj: each zone's neighbours) or shared are joined.
+ * The number of groups. */
+static int32_t rf_find(int32_t *parent, int32_t i) {
+    while (parent[i] != i) { parent[i] = parent[parent[i]]; i = parent[i]; }
+    return i;
+}
+
+static inline int64_t rf_groups(State *st, const int64_t *cells, int64_t n, const int64_t *adj_at,
+                                const int64_t *adj, int64_t *gid) {
+    int32_t parent[LISTCAP], first_at[NZ], label[LISTCAP];
+    for (int32_t z = 0; z < NZ; z++) first_at[z] = -1;
+    for (int32_t i = 0; i < n; i++) {
+        int64_t cell = rf_zone(st, cells[i]);
+        parent[i] = i;
+        if (first_at[cell] >= 0) parent[rf_find(parent, i)] = rf_find(parent, first_at[cell]);
+        else first_at[cell] = i;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        int64_t cell = cells[i] < 0 ? cells[i] + NZ : cells[i];
+        if (first_at[cell] != i) continue;
+        for (int64_t k = adj_at[cell]; k < adj_at[cell + 1]; k++) {
+            int64_t near = adj[k];
+            if (near == RF_NONE || near < 0 || near >= NZ || first_at[near] < 0) continue;
+            int32_t a = rf_find(parent, i), b = rf_find(parent, first_at[near]);
+            if (a != b) parent[a] = b;
+        }
+    }
+    int32_t groups = 0;
+    for (int32_t i = 0; i < n; i++) label[i] = -1;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t root = rf_find(parent, i);
+        if (label[root] < 0) label[root] = groups++;
+        gid[i] = label[root];
+    }
+    return groups;
+}
+
+/* geometry.extent: the lowest and highest position (row or column) of a grid's occupied cells;
+ * none for an empty grid */
+static inline void rf_extent(State *st, int64_t first, int64_t size, const int64_t *position, int64_t n,
+                             int64_t *low, int64_t *high) {
+    *low = RF_NONE;
+    *high = RF_NONE;
+    for (int64_t cell = first; cell < first + size; cell++) {
+        if (!st->zn[rf_zone(st, cell)]) continue;
+        int64_t at = rf_ord(st, position[rf_at(st, cell, n)]);
+        if (*low == RF_NONE || at < *low) *low = at;
+        if (*high == RF_NONE || at > *high) *high = at;
+    }
+}
+
+/* geometry.span_with: rows (or columns) between the outermost occupied cells, counting `extra` */
+static inline int64_t rf_span_with(State *st, int64_t low, int64_t high, int64_t extra, int64_t first,
+                                   int64_t size, const int64_t *position, int64_t n) {
+    int in_grid = extra != RF_NONE && first <= extra && extra < first + size;
+    if (low == RF_NONE) return in_grid ? 1 : 0;
+    if (in_grid) {
+        int64_t at = rf_ord(st, position[rf_at(st, extra, n)]);
+        if (at < low) low = at;
+        else if (at > high) high = at;
+    }
+    return high - low + 1;
+}
+
 /* runtime.cell_at: a grid's cell by 1-based row and column, none outside */
 static inline int64_t rf_cell_at(State *st, int64_t first, int64_t row, int64_t column, int64_t rows,
                                  int64_t columns) {
@@ -269,6 +408,12 @@ static inline uint64_t rf_below(uint64_t *s, uint64_t n) {
     return (uint64_t)(m >> 64);
 }
 
+/* runtime.rand_choice's index: below(n) of a list of n items, none of nothing */
+static inline int64_t rf_draw_index(State *st, int64_t n) {
+    if (n <= 0) rf_trap(st, RF_TRAP_EMPTY);
+    return (int64_t)rf_below(st->rng, (uint64_t)n);
+}
+
 /* runtime.shuffle: Fisher-Yates from the top */
 static inline void rf_shuffle(State *st, int64_t zi) {
     int32_t *z = st->z[zi];
@@ -277,6 +422,23 @@ static inline void rf_shuffle(State *st, int64_t zi) {
         int32_t t = z[i]; z[i] = z[j]; z[j] = t;
     }
     for (int32_t i = 0; i < st->zn[zi]; i++) st->f[z[i]] = -1;
+}
+
+/* an argument's place in a table of ready-made actions (none, where listed, the last place):
+ * Python's KeyError outside it */
+static inline int64_t rf_key(State *st, int64_t value, int64_t low, int64_t span, int64_t with_none) {
+    if (value == RF_NONE) {
+        if (!with_none) rf_trap(st, RF_TRAP_INDEX);
+        return span - 1;
+    }
+    if (value < low || value - low >= span - with_none) rf_trap(st, RF_TRAP_INDEX);
+    return value - low;
+}
+
+/* a ready-made action's id; -1 (none listed for these arguments) is Python's KeyError */
+static inline int64_t rf_listed(State *st, int64_t id) {
+    if (id < 0) rf_trap(st, RF_TRAP_INDEX);
+    return id;
 }
 
 /* --- decisions ------------------------------------------------------------------------------ */
