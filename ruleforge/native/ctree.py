@@ -230,7 +230,7 @@ class Function:
 class Include:
     """One of the native engine's own files (never a path from anywhere else)."""
 
-    name: str = attrs.field(validator=attrs.validators.in_({"rf_runtime.h", "rf_module.c"}))
+    name: str = attrs.field(validator=attrs.validators.in_({"rf_runtime.h", "rf_actions.h", "rf_module.c"}))
 
 
 @attrs.frozen

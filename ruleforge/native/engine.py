@@ -21,6 +21,8 @@ from . import build
 from .ctree import emit
 from .lower import NotLowered, lower
 
+BLOCK_BITS = 24  # an id from (k + 1) << 24 is an action of block k, numbered by its arguments (rf_actions.h)
+
 
 class NativeRefused(Exception):
     """These rules do not play natively here: why, in a few words (a rules form or the machine)."""
@@ -34,6 +36,30 @@ class NativeEngine:
     catalogue: tuple[Action, ...]  # a legal action's id in C -> the program's Action
     index: dict  # an Action -> its id
     texts: dict[int, str]  # an interned text's id -> the text
+    blocks: dict[int, tuple[int, list[int], list[list]]]  # actions numbered by their arguments (lower.py)
+    made: dict = attrs.field(factory=dict, eq=False)  # ids of blocks' actions -> the Action, made once
+
+    def action(self, id_: int) -> Action:
+        """The Action of a legal action's id in C."""
+        if id_ < 1 << BLOCK_BITS:
+            return self.catalogue[id_]
+        made = self.made.get(id_)
+        if made is None:
+            aid, spans, values = self.blocks[id_ >> BLOCK_BITS << BLOCK_BITS]
+            flat = id_ & ((1 << BLOCK_BITS) - 1)
+            args = []
+            for span, at in zip(reversed(spans), reversed(values)):
+                args.append(at[flat % span])
+                flat //= span
+            made = self.made[id_] = Action((aid, tuple(reversed(args))))
+        return made
+
+    def actions(self, ids) -> list[Action]:
+        """The Actions of legal actions' ids."""
+        if not self.blocks:
+            catalogue = self.catalogue
+            return [catalogue[i] for i in ids]
+        return [self.action(i) for i in ids]
 
     def value(self, raw: int, kind: str):
         """A value read from C as the reference engine holds it: none, a flag, a text, a number."""
@@ -73,4 +99,4 @@ def _make(program) -> NativeEngine | NativeRefused:
     except (BuildTooLarge, BuildTooLong) as err:
         return NativeRefused(str(err))
     return NativeEngine(module, lowered.catalogue, {a: i for i, a in enumerate(lowered.catalogue)},
-                        {i: text for text, i in lowered.texts.items()})
+                        {i: text for text, i in lowered.texts.items()}, lowered.blocks)

@@ -14,7 +14,7 @@ import ast as py
 from collections.abc import Callable
 
 from .. import geometry
-from ..runtime import Action
+from ..runtime import NO_ENTRY, Action
 from . import ctree as c
 from .common import NONE, ST, NotLowered, call, form, is_const, is_name, pusher, safe_name, st_field, truth
 from .scope import Scope
@@ -171,10 +171,12 @@ class ExpressionLowering(SequenceLowering):
                 and (is_const(index, -1) or is_const(index, 0))):
             end = "rf_top_or_slot" if is_const(index, -1) else "rf_bottom_or_slot"
             return call(end, ST, self.zone(base.values[0]))
-        # `(seq or NOTHING)[-1]`: the last item, none of nothing
+        # `(seq or NOTHING)[-1]`: the last item, none of nothing (NOIDX: the slot tables read for none)
         if (isinstance(base, py.BoolOp) and isinstance(base.op, py.Or) and len(base.values) == 2
-                and is_name(base.values[1], "NOTHING") and is_const(index, -1)):
-            return self.end_of(base.values[0], last=True)
+                and (is_name(base.values[1], "NOTHING") or is_name(base.values[1], "NOIDX"))
+                and (is_const(index, -1) or is_const(index, 0))):
+            empty = NONE if is_name(base.values[1], "NOTHING") else c.Name("NONE_SLOT")
+            return self.end_of(base.values[0], last=is_const(index, -1), empty=empty)
         if self.is_zone(base):
             return call("rf_item", ST, self.zone(base), self.scalar(index))
         if is_name(base, "V"):
@@ -217,18 +219,21 @@ class ExpressionLowering(SequenceLowering):
         if found is None:
             return None
         table, index, depth = found
-        if depth != self.n_params(int(table[4:])):
+        aid = int(table[4:])
+        if depth != self.n_params(aid):
             raise NotLowered("a row of ready-made actions used as a value")
+        if aid in self.program.compiler.lazy_tables:  # an action of a block numbered by its arguments
+            return c.Binary("+", c.Int(self.lazy_block(aid)[0]), index)
         return call("rf_listed", ST, c.Index(c.Name(f"ACTT{self.act_table_ids[table]}"), index))
 
     def action_lookup(self, node: py.expr) -> tuple[str, c.Expr, int] | None:
         """(`ACT_<aid>`, the place in its table so far, the number of arguments given) of a
         chain of subscripts on a ready-made action table or on a local row of one."""
         keys: list[py.expr] = []
-        base: py.expr = node
+        base: py.expr = _made_row(node)
         while isinstance(base, py.Subscript):
             keys.append(base.slice)
-            base = base.value
+            base = _made_row(base.value)
         keys.reverse()
         if isinstance(base, py.Name) and base.id in self.scope.rows:
             table, start, given = self.scope.rows[base.id]
@@ -239,7 +244,11 @@ class ExpressionLowering(SequenceLowering):
         depth = self.n_params(int(table[4:]))
         if given + len(keys) > depth:
             raise NotLowered("a ready-made action table indexed too deeply")
-        _, lows, spans, nones = self.action_table(table, depth)
+        aid = int(table[4:])
+        if aid in self.program.compiler.lazy_tables:
+            lows, spans, nones = self.lazy_block(aid)[1:4]
+        else:
+            _, lows, spans, nones = self.action_table(table, depth)
         index = start
         for level, key in enumerate(keys, given):
             index = call("rf_add", ST, call("rf_mul", ST, index, c.Int(spans[level])),
@@ -323,6 +332,10 @@ class ExpressionLowering(SequenceLowering):
             return c.Index(st_field("zn"), self.zone(arg))
         if isinstance(arg, py.Name) and arg.id in self.scope.lists:
             return self.scope.lists[arg.id][1]
+        if isinstance(arg, py.SetComp):  # how many distinct values
+            array, length = self.scope.buffer()
+            fill = self.fill(py.ListComp(arg.elt, arg.generators), array, length)
+            return c.StmtExpr(tuple(fill), call("rf_distinct", array, length))
         if isinstance(arg, py.ListComp):
             return self.fold(arg, "count")
         raise NotLowered(f"len of {form(arg)}")
@@ -436,13 +449,13 @@ class ExpressionLowering(SequenceLowering):
         [arg] = node.args
         return self.end_of(arg, last=True)
 
-    def end_of(self, source: py.expr, last: bool) -> c.Expr:
-        """The first or last item of a sequence, none when it is empty."""
+    def end_of(self, source: py.expr, last: bool, empty: c.Expr = NONE) -> c.Expr:
+        """The first or last item of a sequence, `empty` (none) when it has none."""
         if self.is_zone(source):
             zi = self.scope.temp()
             n = c.Index(st_field("zn"), zi)
             at = c.Binary("-", n, c.Int(1)) if last else c.Int(0)
-            item = c.Cond(c.Binary(">", n, c.Int(0)), c.Index(c.Index(st_field("z"), zi), at), NONE)
+            item = c.Cond(c.Binary(">", n, c.Int(0)), c.Index(c.Index(st_field("z"), zi), at), empty)
             return c.StmtExpr((c.Assign(zi, self.zone(source)),), item)
         result = self.scope.temp()
         found = self.scope.temp()
@@ -452,9 +465,7 @@ class ExpressionLowering(SequenceLowering):
                 return (c.Assign(result, value),)
             return (c.If(c.Unary("!", found), (c.Assign(result, value), c.Assign(found, c.Int(1)))),)
 
-        body: list[c.Stmt] = [c.Assign(result, NONE)]
-        if not last:
-            body.append(c.Assign(found, c.Int(0)))
+        body: list[c.Stmt] = [c.Assign(result, empty), c.Assign(found, c.Int(0))]
         if isinstance(source, py.ListComp):
             body += self.over(source, lambda element: step(self.scalar(element)))
         else:
@@ -523,6 +534,22 @@ class ExpressionLowering(SequenceLowering):
                     table, c.Int(length))
         return c.StmtExpr(tuple(work), span) if work else span
 
+    def call_table_lookup(self, node: py.Call) -> c.Expr:
+        """A step table of constants: exact keys first, then `k+` keys from the highest down,
+        then the default (none given: Python's error, a trap)."""
+        table, key = node.args
+        if not (isinstance(table, py.Subscript) and is_name(table.value, "TBL")):
+            raise NotLowered("a step table of another form")
+        exact, at_least, default = self.ns["TBL"][self.static_int(table.slice)]
+        x = self.scope.temp()
+        out: c.Expr = (call("rf_trap_value", ST, c.Name("RF_TRAP_INDEX")) if default is NO_ENTRY
+                       else self.const(default))
+        for low, value in reversed(at_least):
+            out = c.Cond(c.Binary(">=", call("rf_ord", ST, x), self.const(low)), self.const(value), out)
+        for k, value in reversed(list(exact.items())):
+            out = c.Cond(c.Binary("==", x, self.const(k)), self.const(value), out)
+        return c.StmtExpr((c.Assign(x, self.scalar(key)),), out)
+
     def call_cell_at(self, node: py.Call) -> c.Expr:
         return call("rf_cell_at", ST, *(self.scalar(a) for a in node.args))
 
@@ -558,3 +585,14 @@ class ExpressionLowering(SequenceLowering):
             else:
                 body.append(c.If(c.Unary("!", found), (c.Assign(result, self.scalar(default)),)))
         return c.StmtExpr(tuple(body), result)
+
+
+def _made_row(node: py.expr) -> py.expr:
+    """`(row or (row := ACT_ROW_3(x)))` and `(row[t] or ACT_ROW_3(x, t))`: a row of an action
+    with too many argument values to make at once, made in Python when first listed; in C the
+    row is its place among the arguments, so only the first operand counts."""
+    if (isinstance(node, py.BoolOp) and isinstance(node.op, py.Or) and len(node.values) == 2
+            and any(isinstance(n, py.Call) and isinstance(n.func, py.Name) and n.func.id.startswith("ACT_ROW_")
+                    for n in py.walk(node.values[1]))):
+        return node.values[0]
+    return node

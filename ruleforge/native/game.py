@@ -44,8 +44,7 @@ class NativeGame(Game):
         if err:
             self._on_reference()
             return
-        catalogue = self._engine.catalogue
-        self._legal = [catalogue[i] for i in self._engine.module.legal(self._buf)]
+        self._legal = self._engine.actions(self._engine.module.legal(self._buf))
 
     # --- the reference engine's state ----------------------------------------------------------
     @property

@@ -29,6 +29,9 @@ from .statements import StatementLowering
 MAX_LEGAL_DEFAULT = 4096  # legal actions a decision may offer natively (more: the reference engine)
 
 
+_ABSENT = object()  # no argument value at this place of a block of actions
+
+
 @attrs.frozen
 class Lowered:
     """A game's C unit and what reading a native game back needs."""
@@ -37,6 +40,7 @@ class Lowered:
     catalogue: tuple[Action, ...]  # the id of a legal action in C -> the program's Action
     texts: dict[str, int]
     n_rank: int
+    blocks: dict[int, tuple[int, list[int], list[list]]]  # first id -> (action, spans, values per place)
 
 
 class FlowScope(Scope):
@@ -88,6 +92,8 @@ class Lowering(StatementLowering):
         self.catalogue_actions: list[Action] = []
         self.n_args = 0
         self.pre_tables: dict[int, tuple[c.Name, c.Name]] = {}
+        self.grouped_tables: dict[int, tuple] = {}
+        self.lazy_blocks: dict[int, tuple] = {}
         self.defined: dict[str, py.FunctionDef] = {}
         self.inlining: list[tuple[str, str]] = []  # generators being pasted in: (name, their end's label)
 
@@ -110,10 +116,11 @@ class Lowering(StatementLowering):
             name = self.todo.pop()
             if name not in done:
                 done[name] = self.lower_function(name)
-        parts = [*self.sizes(), c.Include("rf_runtime.h"), *self.catalogue_tables(), *self.table_parts,
-                 *self.initial_tables(), *self.prototypes(done), *done.values(), flow, rank,
+        parts = [*self.sizes(), c.Include("rf_runtime.h"), *self.catalogue_tables(), c.Include("rf_actions.h"),
+                 *self.table_parts, *self.initial_tables(), *self.prototypes(done), *done.values(), flow, rank,
                  c.Include("rf_module.c")]
-        return Lowered(c.Unit(tuple(parts)), tuple(self.catalogue_actions), dict(self.texts), self.n_rank)
+        blocks = {first: (aid, spans, values) for aid, (first, _, spans, _, values) in self.lazy_blocks.items()}
+        return Lowered(c.Unit(tuple(parts)), tuple(self.catalogue_actions), dict(self.texts), self.n_rank, blocks)
 
     def want(self, name: str) -> str:
         """The C name of a generated function the code being lowered calls (lowered later)."""
@@ -291,16 +298,19 @@ class Lowering(StatementLowering):
     def build_catalogue(self) -> None:
         """Every action a lister can offer, numbered: the precomputed lists (`PRE`)."""
         program = self.program
-        if program.compiler.grouped:
-            raise NotLowered("legal actions grouped by their first argument")
-        if program.compiler.lazy_tables:
-            raise NotLowered("actions with too many argument values to list at once")
+        if len(program.compiler.lazy_tables) > 60:
+            raise NotLowered("more actions with too many argument values than the native engine numbers")
         if any(info.limits for info in program.actions):
             raise NotLowered("actions with a limit of uses")
-        for lists in self.ns["PRE"]:
+        self.n_args = max((len(info.decl.params) for info in program.actions if info.decl is not None), default=0)
+        for k, lists in enumerate(self.ns["PRE"]):
             for per_player in lists:
-                for action in per_player:
-                    self.catalogued(action)
+                for item in per_player:
+                    if k in program.compiler.grouped:
+                        for action in item[1]:
+                            self.catalogued(action)
+                    else:
+                        self.catalogued(item)
 
     def catalogued(self, action: Action) -> int:
         key = action
@@ -310,16 +320,79 @@ class Lowering(StatementLowering):
             self.n_args = max(self.n_args, len(action[1]))
         return self.catalogue[key]
 
-    def catalogue_tables(self) -> list[c.Table]:
+    def lazy_block(self, aid: int) -> tuple[int, list[int], list[int], list[bool], list[list]]:
+        """An action with too many argument values to list at once: its actions numbered by their
+        arguments from (k + 1) << 24, k its block (first id, lowest values, spans, none's places,
+        the Python value at each place, per argument), so that no table of them is made."""
+        if aid not in self.lazy_blocks:
+            choices = self.program.compiler.action_tables[aid]
+            lows, spans, nones, values = [], [], [], []
+            for level in choices:
+                numbers = sorted({self.value(v) for v in level} - {c.INT64_MIN})
+                low = numbers[0] if numbers else 0
+                span = (numbers[-1] - low + 1 if numbers else 0) + (None in level)
+                at: list = [_ABSENT] * span
+                for v in level:
+                    at[span - 1 if v is None else self.value(v) - low] = v
+                lows.append(low)
+                spans.append(span)
+                nones.append(None in level)
+                values.append(at)
+            size = 1
+            for span in spans:
+                size *= max(1, span)
+            if size >= 1 << 24:
+                raise NotLowered("an action with more combinations of arguments than the native engine numbers")
+            self.n_args = max(self.n_args, len(choices))
+            first = (len(self.lazy_blocks) + 1) << 24
+            self.lazy_blocks[aid] = (first, lows, spans, nones, values)
+        return self.lazy_blocks[aid]
+
+    def catalogue_tables(self) -> list[c.Table | c.Define]:
+        """The catalogue in C: each listed action's id in the program and arguments, and the
+        blocks of actions numbered by their arguments (rf_actions.h reads both)."""
         acts = self.catalogue_actions
-        parts = [c.Table("ACT_AID", tuple(a[0] for a in acts) or (0,))]
-        for k in range(max(1, self.n_args)):
-            parts.append(c.Table(f"ACT_ARG{k}", tuple(self.value(a[1][k]) if k < len(a[1]) else c.INT64_MIN
-                                                      for a in acts) or (0,)))
-        return parts
+        if len(acts) >= 1 << 24:
+            raise NotLowered("more ready-made actions than the native engine numbers")
+        n_args = max(1, self.n_args)
+        args = [self.value(a[1][k]) if k < len(a[1]) else c.INT64_MIN for a in acts for k in range(n_args)]
+        blocks = sorted(self.lazy_blocks.items(), key=lambda item: item[1][0])
+        lazy_aid = [aid for aid, _ in blocks]
+        pad = [0] * n_args
+        lows = [x for _, b in blocks for x in (b[1] + pad)[:n_args]]
+        spans = [x for _, b in blocks for x in (b[2] + pad)[:n_args]]
+        nones = [int(x) for _, b in blocks for x in (b[3] + [False] * n_args)[:n_args]]
+        depth = [len(b[1]) for _, b in blocks]
+        return [c.Table("ACT_AID", tuple(a[0] for a in acts) or (0,)), c.Table("ACT_ARGS", tuple(args) or (0,)),
+                c.Table("LAZY_AID", tuple(lazy_aid) or (0,)), c.Table("LAZY_DEPTH", tuple(depth) or (0,)),
+                c.Table("LAZY_LOW", tuple(lows) or (0,)), c.Table("LAZY_SPAN", tuple(spans) or (1,)),
+                c.Table("LAZY_NONE", tuple(nones) or (0,)), c.Define("NCATALOGUE", max(1, len(acts))),
+                c.Define("NLAZY", len(blocks))]
+
+    def grouped_table(self, k: int) -> tuple[c.Name, c.Name, c.Name, c.Name]:
+        """`PRE[k]` grouped by first argument: per player its groups (offsets), each group's
+        first argument, where its actions start, and the actions' catalogue ids."""
+        if k not in self.program.compiler.grouped:
+            raise NotLowered("legal actions taken as groups that are not grouped")
+        if k not in self.grouped_tables:
+            at, firsts, starts, ids = [0], [], [0], []
+            for per_player in self.ns["PRE"][k]:
+                for first, actions in per_player:
+                    firsts.append(self.value(first))
+                    ids.extend(self.catalogued(a) for a in actions)
+                    starts.append(len(ids))
+                at.append(len(firsts))
+            n = len(self.grouped_tables)
+            names = [f"GRP{n}_AT", f"GRP{n}_FIRST", f"GRP{n}_START", f"GRP{n}_IDS"]
+            for name, values in zip(names, (at, firsts, starts, ids)):
+                self.table_parts.append(c.Table(name, tuple(values) or (0,)))
+            self.grouped_tables[k] = tuple(c.Name(name) for name in names)
+        return self.grouped_tables[k]
 
     def pre_table(self, k: int) -> tuple[c.Name, c.Name]:
         """`PRE[k]`: per player, the actions a state-free lister goes through, as catalogue ids."""
+        if k in self.program.compiler.grouped:
+            raise NotLowered("grouped legal actions gone through one by one")
         if k not in self.pre_tables:
             lists = self.ns["PRE"][k]
             offsets = [0]

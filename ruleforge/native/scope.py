@@ -18,6 +18,8 @@ class Scope:
         self.sinks: set[str] = set()  # lists only ever appended to for the log (which C does not keep)
         self.zones: set[str] = set()  # locals holding a zone (`_z = Z[i]`): its index in C
         self.actions: set[str] = set()  # locals holding a legal action (its catalogue id)
+        self.action_lists: set[str] = set()  # locals holding a list of legal actions
+        self.splits: dict[str, py.Name] = {}  # locals holding components split by an attribute
         self.array_decls: list[tuple[str, int | str]] = []
         self.lists: dict[str, tuple[c.Expr, c.Expr]] = {}  # locals holding a list: (items, length)
         self.rows: dict[str, tuple] = {}
@@ -26,7 +28,7 @@ class Scope:
         self.options: tuple[int, ...] | None = None  # the actions the decision just made offers
         self.legal_out = False  # a lister: `out.append(action)` adds a legal action
 
-    _KEPT = ("names", "zones", "actions", "lists", "sinks", "rows", "extents")
+    _KEPT = ("names", "zones", "actions", "lists", "sinks", "rows", "extents", "action_lists", "splits")
 
     def save(self) -> tuple:
         """The Python names as they stand (an inlined generator has names of its own)."""
@@ -34,7 +36,7 @@ class Scope:
 
     def fresh(self, names: dict[str, c.Expr]) -> None:
         self.names, self.zones, self.actions, self.lists, self.sinks = dict(names), set(), set(), {}, set()
-        self.rows, self.extents = {}, {}
+        self.rows, self.extents, self.action_lists, self.splits = {}, {}, set(), {}
 
     def restore(self, saved: tuple) -> None:
         for field, value in zip(self._KEPT, saved):

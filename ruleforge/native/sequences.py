@@ -138,6 +138,21 @@ class SequenceLowering:
             return [*self.sorted_pairs(source, array, length),
                     c.For(c.Assign(k, c.Int(0)), c.Binary("<", k, length), c.Assign(k, c.Int(1), "+="),
                           step(c.Index(array, k)))]
+        if (isinstance(source, py.Call) and isinstance(source.func, py.Attribute) and source.func.attr == "get"
+                and isinstance(source.func.value, py.Name) and source.func.value.id in self.scope.splits):
+            split = source.func.value.id  # `parts.get(key, ())`: the components with that value, in order
+            array, length = self.scope.lists[split]
+            key, held, k = self.scope.temp(), self.scope.temp(), new()
+            item = c.Index(array, k)
+            value = self.lookup(self.scope.splits[split], item)
+            return [c.Assign(key, self.scalar(source.args[0])),
+                    c.For(c.Assign(k, c.Int(0)), c.Binary("<", k, length), c.Assign(k, c.Int(1), "+="),
+                          (c.Assign(held, item), c.If(c.Binary("==", value, key), step(held))))]
+        if isinstance(source, py.List) and any(isinstance(e, py.Starred) for e in source.elts):
+            out: Loop = []  # `[*a, *b]`: each part gone through in turn
+            for e in source.elts:
+                out += self.each(e.value, step, persistent) if isinstance(e, py.Starred) else list(step(self.scalar(e)))
+            return out
         if isinstance(source, (py.List, py.Tuple)):  # `[a, b, c]`: each worked out in turn, then gone through
             array, length = self.scope.buffer(persistent)
             k = new()
@@ -145,7 +160,7 @@ class SequenceLowering:
             return [c.Assign(length, c.Int(0)), *push,
                     c.For(c.Assign(k, c.Int(0)), c.Binary("<", k, length), c.Assign(k, c.Int(1), "+="),
                           step(c.Index(array, k)))]
-        if isinstance(source, (py.ListComp, py.Call)) and self.is_list(source):
+        if isinstance(source, (py.ListComp, py.Call, py.BinOp)) and self.is_list(source):
             array, length = self.scope.buffer(persistent)
             k = new()
             return [*self.fill(source, array, length),
@@ -174,7 +189,10 @@ class SequenceLowering:
 
     # --- lists ---------------------------------------------------------------------------------
     def is_list(self, node: py.expr) -> bool:
-        """Whether `node` makes a new list (a snapshot): `list(x)`, a list comprehension, a sorting."""
+        """Whether `node` makes a new list (a snapshot): `list(x)`, a list comprehension, a sorting,
+        lists joined with `+`."""
+        if isinstance(node, py.BinOp) and isinstance(node.op, py.Add):
+            return all(self.is_list(side) or isinstance(side, py.List) for side in (node.left, node.right))
         if isinstance(node, py.ListComp) or isinstance(node, py.Call) and (
                 is_name(node.func, "sorted_by_key") or is_name(node.func, "grid_items")):
             return True
@@ -186,6 +204,8 @@ class SequenceLowering:
         if isinstance(node, py.Call) and is_name(node.func, "sorted_by_key"):
             return self.sorted_pairs(node, array, length)
         out: Loop = [c.Assign(length, c.Int(0))]
+        if isinstance(node, py.BinOp):  # `a + b`: a's items, then b's
+            return out + self.each(node.left, push, False) + self.each(node.right, push, False)
         if isinstance(node, py.ListComp):
             return out + self.over(node, lambda element: push(self.scalar(element)))
         if is_name(node.func, "grid_items"):

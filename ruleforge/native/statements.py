@@ -6,14 +6,12 @@ import ast as py
 
 from ..compiler.pytree import POS
 from . import ctree as c
-from .common import ST, NotLowered, call, form, is_name, st_field
+from .common import ST, NotLowered, call, form, is_name, pusher, st_field
 from .expressions import ExpressionLowering
 
 # `Z = st.z` and the like: read through the state
 _ALIASES = {"z": "Z", "v": "V", "p": "P", "b": "B", "w": "W", "f": "F"}
 _STATE_FIELDS = {"turn", "chooser", "over", "pc"}
-_RUNTIME_CALLS = {"move_all": "rf_move_all", "move_top": "rf_move_top", "deal": "rf_deal",
-                  "shuffle": "rf_shuffle", "move": "rf_move", "swap_zones": "rf_swap_zones"}
 _UNKEPT = {"reveal_zone", "reveal_component"}  # what a player saw: kept by the reference engine's replay
 
 
@@ -77,7 +75,7 @@ class StatementLowering(ExpressionLowering):
         """The chosen action's effect, as a chain over the actions this decision offers; `after`
         follows an effect that may end the game (`if st.over: return`)."""
         me = self.scalar(me_node)
-        aid_of = c.Index(c.Name("ACT_AID"), self.scalar(action))
+        aid_of = call("rf_act_aid", self.scalar(action))
         chain: tuple[c.Stmt, ...] = (c.Do(call("rf_trap", ST, c.Name("RF_TRAP_UNREACHABLE"))),)
         for aid in reversed(self.scope.options or range(len(self.program.actions))):
             taken = self.take_action(aid, action, me, after)
@@ -85,7 +83,7 @@ class StatementLowering(ExpressionLowering):
         return list(chain)
 
     def take_action(self, aid: int, action: py.Name, me: c.Expr, after: list[py.stmt]) -> list[c.Stmt]:
-        args = [c.Index(c.Name(f"ACT_ARG{k}"), self.scalar(action)) for k in range(self.n_params(aid))]
+        args = [call("rf_act_arg", self.scalar(action), c.Int(k)) for k in range(self.n_params(aid))]
         if aid in self.program.compiler.deciding_aids:
             return self.inline_generator(f"flow_act_{aid}", me, args) + list(self.body(after))
         function = self.direct_actions[aid]
@@ -106,7 +104,7 @@ class StatementLowering(ExpressionLowering):
         f = self.defined.get(name)
         if f is None:
             raise NotLowered(f"the function {name}")
-        if name in self.inlining or len(self.inlining) >= 8:
+        if name in [pasted for pasted, _ in self.inlining] or len(self.inlining) >= 8:
             raise NotLowered("an action whose effect takes itself, or actions nested too deeply")
         params = [a.arg for a in f.args.args]
         if params[:2] != ["st", "me"] or len(params) != 2 + len(args):
@@ -134,13 +132,39 @@ class StatementLowering(ExpressionLowering):
     def st_For(self, s: py.For) -> list[c.Stmt]:
         if s.orelse:
             raise NotLowered("for ... else")
+        pre = self.pre_index(s.iter)
+        if isinstance(s.target, py.Tuple) and pre is not None:
+            return self.grouped_loop(s, pre)
         if isinstance(s.target, py.Name):
             self.scope.local(s.target.id)  # before its body reads it
             self.bind_target(s.target, s.iter)
-            if (isinstance(s.iter, py.Subscript) and isinstance(s.iter.value, py.Subscript)
-                    and is_name(s.iter.value.value, "PRE")):
+            if pre is not None or isinstance(s.iter, py.Name) and s.iter.id in self.scope.action_lists:
                 self.scope.actions.add(s.target.id)
         return self.iterate(s.target, s.iter, self.body(s.body), persistent=True)
+
+    def pre_index(self, node: py.expr) -> int | None:
+        """k of `PRE[k][me]`, the state-free legal actions a lister goes through."""
+        if isinstance(node, py.Subscript) and isinstance(node.value, py.Subscript) and is_name(node.value.value, "PRE"):
+            return self.static_int(node.value.slice)
+        return None
+
+    def grouped_loop(self, s: py.For, k: int) -> list[c.Stmt]:
+        """`for first, actions in PRE[k][me]`: the legal actions grouped by their first argument,
+        so that a condition on it alone is tried once per group."""
+        first, actions = s.target.elts
+        if not (isinstance(first, py.Name) and isinstance(actions, py.Name)):
+            raise NotLowered("a loop over groups of actions of another shape")
+        at, firsts, starts, ids = self.grouped_table(k)
+        me = call("rf_at", ST, self.scalar(s.iter.slice), c.Name("NPLAYERS"))
+        g, end, start, length = (self.scope.slot() for _ in range(4))
+        self.scope.lists[actions.id] = (c.Binary("+", ids, start), length)
+        self.scope.action_lists.add(actions.id)
+        first_place = self.scope.local(first.id)
+        body = self.body(s.body)
+        return [c.Assign(end, c.Index(at, c.Binary("+", me, c.Int(1)))),
+                c.For(c.Assign(g, c.Index(at, me)), c.Binary("<", g, end), c.Assign(g, c.Int(1), "+="),
+                      (c.Assign(first_place, c.Index(firsts, g)), c.Assign(start, c.Index(starts, g)),
+                       c.Assign(length, c.Binary("-", c.Index(starts, c.Binary("+", g, c.Int(1))), start)), *body))]
 
     def st_Return(self, s: py.Return) -> list[c.Stmt]:
         return self.returned(s.value)
@@ -175,6 +199,23 @@ class StatementLowering(ExpressionLowering):
         if (isinstance(func, py.Subscript) and is_name(func.value, "ACTF") and isinstance(func.slice, py.Subscript)
                 and isinstance(func.slice.value, py.Name) and len(node.args) == 3):
             return self.dispatch(func.slice.value, node.args[1], [])  # `ACTF[_a[0]](st, me, *_a[1])`
+        if is_name(func, "move_list") and len(node.args) == 3:  # the components listed, moved one by one
+            bottom = any(kw.arg == "bottom" for kw in node.keywords)
+            if bottom and not all(isinstance(kw.value, py.Constant) for kw in node.keywords):
+                raise NotLowered("a move to the bottom decided while the game runs")
+            if any(kw.arg != "bottom" for kw in node.keywords):
+                raise NotLowered("move_list with other keywords")
+            bottom = bottom and bool(node.keywords[0].value.value)
+            array, length = self.scope.buffer()
+            dst, k = self.scope.temp(), self.scope.temp()
+            source = node.args[1]
+            fill = self.fill(source, array, length) if self.is_list(source) else \
+                [c.Assign(length, c.Int(0)), *self.each(source, pusher(array, length), False)]
+            move = c.Do(call("rf_move", ST, call("rf_comp", ST, c.Index(array, k)), dst, c.Int(int(bottom))))
+            loop = (c.For(c.Assign(k, c.Binary("-", length, c.Int(1))), c.Binary(">=", k, c.Int(0)),
+                          c.Assign(k, c.Int(1), "-="), (move,)) if bottom else
+                    c.For(c.Assign(k, c.Int(0)), c.Binary("<", k, length), c.Assign(k, c.Int(1), "+="), (move,)))
+            return [*fill, c.Assign(dst, call("rf_zone", ST, self.scalar(node.args[2]))), loop]
         if is_name(func, "sort_zone") and len(node.args) == 3:  # `sort c in Z by key`
             array, length = self.scope.buffer()
             zone = self.scope.temp()
@@ -184,35 +225,49 @@ class StatementLowering(ExpressionLowering):
         if isinstance(func, py.Name):
             if func.id in _UNKEPT:
                 return []
-            if func.id in _RUNTIME_CALLS:
+            if func.id in self._MOVES:
                 return [c.Do(self.runtime_call(func.id, node))]
             if func.id.startswith(("legal_point_", "legal_")) and self.scope.in_flow:
                 return [c.Do(c.Call(self.want(func.id), (ST, self.scalar(node.args[1]))))]
         return [c.Do(self.scalar(node))]
 
+    # the runtime's moves: their arguments after `st`, and whether a last `bottom` may follow
+    _MOVES = {"move_all": (2, True), "move_top": (3, True), "move": (2, True), "deal": (4, False),
+              "shuffle": (1, False), "swap_zones": (2, False), "swap_components": (2, False)}
+
     def runtime_call(self, name: str, node: py.Call) -> c.Expr:
-        args = [self.scalar(a) for a in node.args[1:]]
-        bottom = c.Int(0)
+        count, may_bottom = self._MOVES[name]
+        given = node.args[1:]
+        bottom_node = given[count] if len(given) == count + 1 and may_bottom else None
         for kw in node.keywords:
-            if kw.arg != "bottom":
+            if kw.arg != "bottom" or not may_bottom or bottom_node is not None:
                 raise NotLowered(f"{name} with {kw.arg}=")
-            bottom = self.test(kw.value)
+            bottom_node = kw.value
+        if len(given) not in (count, count + (bottom_node is not None and not node.keywords)):
+            raise NotLowered(f"{name} with {len(given)} arguments")
+        args = [self.scalar(a) for a in given[:count]]
+        bottom = self.test(bottom_node) if bottom_node is not None else c.Int(0)
+
+        def zone(index: c.Expr) -> c.Expr:
+            return call("rf_zone", ST, index)
+
         if name == "shuffle":
-            return call("rf_shuffle", ST, call("rf_zone", ST, args[0]))
+            return call("rf_shuffle", ST, zone(args[0]))
         if name == "deal":
             n, src, base, players = args
-            return call("rf_deal", ST, n, call("rf_zone", ST, src), base, players)
+            return call("rf_deal", ST, n, zone(src), base, players)
+        if name == "swap_components":
+            return call("rf_swap_components", ST, *args)
+        if name == "swap_zones":
+            return call("rf_swap_zones", ST, zone(args[0]), zone(args[1]))
         if name == "move":
             comp, dst = args
-            return call("rf_move", ST, call("rf_comp", ST, comp), call("rf_zone", ST, dst), bottom)
-        if name == "swap_zones":
-            a, b = args
-            return call("rf_swap_zones", ST, call("rf_zone", ST, a), call("rf_zone", ST, b))
+            return call("rf_move", ST, call("rf_comp", ST, comp), zone(dst), bottom)
         if name == "move_all":
             src, dst = args
-            return call("rf_move_all", ST, call("rf_zone", ST, src), call("rf_zone", ST, dst), bottom)
+            return call("rf_move_all", ST, zone(src), zone(dst), bottom)
         n, src, dst = args
-        return call("rf_move_top", ST, n, call("rf_zone", ST, src), call("rf_zone", ST, dst), bottom)
+        return call("rf_move_top", ST, n, zone(src), zone(dst), bottom)
 
     def st_AugAssign(self, s: py.AugAssign) -> list[c.Stmt]:
         op = {py.Add: "rf_add", py.Sub: "rf_sub", py.Mult: "rf_mul"}.get(type(s.op))
@@ -234,8 +289,13 @@ class StatementLowering(ExpressionLowering):
             return self.unpack(target, value)
         if isinstance(target, py.Attribute) and is_name(target.value, "st") and target.attr == "options":
             # the block machine's record of the decision's action set: what a dispatch may meet
-            offered = value.elts if isinstance(value, py.Tuple) else []
-            self.scope.options = tuple(e.value for e in offered if isinstance(e, py.Constant)) or None
+            if isinstance(value, py.Constant) and isinstance(value.value, tuple):
+                offered = value.value
+            elif isinstance(value, py.Tuple) and all(isinstance(e, py.Constant) for e in value.elts):
+                offered = tuple(e.value for e in value.elts)
+            else:
+                offered = ()
+            self.scope.options = offered or None
             return []
         return [c.Assign(self.place(target), self.scalar(value))]
 
@@ -258,6 +318,13 @@ class StatementLowering(ExpressionLowering):
             place = self.scope.slot()
             self.scope.rows[name] = (lookup[0], place, lookup[2])
             return [c.Assign(place, lookup[1])]
+        if isinstance(value, py.Call) and is_name(value.func, "split_by") and len(value.args) == 2:
+            items, attribute = value.args  # components by an attribute's value: kept whole, filtered when read
+            if not isinstance(attribute, py.Name):
+                raise NotLowered("a split by something other than an attribute")
+            array, length = self.scope.list_local(name)
+            self.scope.splits[name] = attribute
+            return [c.Assign(length, c.Int(0)), *self.each(items, pusher(array, length), False)]
         if isinstance(value, py.Call) and is_name(value.func, "extent"):
             work, low, high = self.extent_of(value)
             places = (self.scope.slot(), self.scope.slot())
@@ -310,7 +377,7 @@ class StatementLowering(ExpressionLowering):
                 and value.value.id in self.scope.actions and isinstance(value.slice, py.Constant)
                 and value.slice.value == 1 and len(names) <= self.n_args):
             action = self.scalar(value.value)
-            return [c.Assign(self.place(n), c.Index(c.Name(f"ACT_ARG{k}"), action)) for k, n in enumerate(names)]
+            return [c.Assign(self.place(n), call("rf_act_arg", action, c.Int(k))) for k, n in enumerate(names)]
         # `_items, _t = score_x(st, p)`
         if (isinstance(value, py.Call) and isinstance(value.func, py.Name) and value.func.id.startswith("score_")
                 and len(names) == 2 and all(isinstance(n, py.Name) for n in names)):
@@ -325,11 +392,11 @@ class StatementLowering(ExpressionLowering):
         base, index = node.value, node.slice
         if isinstance(base, py.Name) and base.id in self.scope.actions and isinstance(index, py.Constant):
             if index.value == 0:
-                return c.Index(c.Name("ACT_AID"), self.scalar(base))
+                return call("rf_act_aid", self.scalar(base))
         if (isinstance(base, py.Subscript) and isinstance(base.value, py.Name) and base.value.id in self.scope.actions
                 and isinstance(base.slice, py.Constant) and base.slice.value == 1 and isinstance(index, py.Constant)
                 and type(index.value) is int and 0 <= index.value < self.n_args):
-            return c.Index(c.Name(f"ACT_ARG{index.value}"), self.scalar(base.value))
+            return call("rf_act_arg", self.scalar(base.value), c.Int(index.value))
         return None
 
     # --- the flow's decisions --------------------------------------------------------------------

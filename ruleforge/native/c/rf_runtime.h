@@ -140,6 +140,17 @@ static inline void rf_push(State *st, int64_t *items, int64_t *n, int64_t value)
     items[(*n)++] = value;
 }
 
+/* how many distinct values a list holds (`len({...})`) */
+static inline int64_t rf_distinct(const int64_t *items, int64_t n) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t j = 0;
+        while (j < i && items[j] != items[i]) j++;
+        count += j == i;
+    }
+    return count;
+}
+
 /* --- zones ---------------------------------------------------------------------------------- */
 static inline int64_t rf_zone(State *st, int64_t i) { return rf_at(st, i, NZ); }
 
@@ -259,6 +270,27 @@ static inline void rf_swap_zones(State *st, int64_t a, int64_t b) {
     st->zn[b] = na;
     for (int32_t i = 0; i < nb; i++) { st->w[st->z[a][i]] = (int32_t)a; st->f[st->z[a][i]] = (int32_t)b; }
     for (int32_t i = 0; i < na; i++) { st->w[st->z[b][i]] = (int32_t)b; st->f[st->z[b][i]] = (int32_t)a; }
+}
+
+/* the place of a component in its zone (list.index: absent is Python's ValueError) */
+static inline int32_t rf_index_in(State *st, int64_t zi, int64_t comp) {
+    for (int32_t i = 0; i < st->zn[zi]; i++)
+        if (st->z[zi][i] == comp) return i;
+    rf_trap(st, RF_TRAP_ABSENT);
+}
+
+/* runtime.swap_components: each takes the other's place */
+static inline void rf_swap_components(State *st, int64_t a, int64_t b) {
+    a = rf_comp(st, a);
+    b = rf_comp(st, b);
+    int64_t za = st->w[a], zb = st->w[b];
+    int32_t ia = rf_index_in(st, za, a), ib = rf_index_in(st, zb, b);
+    st->z[za][ia] = (int32_t)b;
+    st->z[zb][ib] = (int32_t)a;
+    st->w[a] = (int32_t)zb;
+    st->w[b] = (int32_t)za;
+    st->f[a] = (int32_t)za;
+    st->f[b] = (int32_t)zb;
 }
 
 /* runtime.sort_zone: the zone reordered by its components' keys (one each, in zone order),
