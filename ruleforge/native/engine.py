@@ -9,6 +9,7 @@ on the program, so a program is lowered and built at most once per process.
 from __future__ import annotations
 
 import types
+from typing import Any
 
 import attrs
 
@@ -38,6 +39,12 @@ class NativeEngine:
     texts: dict[int, str]  # an interned text's id -> the text
     blocks: dict[int, tuple[int, list[int], list[list]]]  # actions numbered by their arguments (lower.py)
     made: dict = attrs.field(factory=dict, eq=False)  # ids of blocks' actions -> the Action, made once
+    step: Any = attrs.field(init=False, eq=False)  # module.step, looked up once
+    plain: bool = attrs.field(init=False, eq=False)  # every legal action is listed (no blocks to decode)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "step", self.module.step)
+        object.__setattr__(self, "plain", not self.blocks)
 
     def action(self, id_: int) -> Action:
         """The Action of a legal action's id in C."""
@@ -54,12 +61,10 @@ class NativeEngine:
             made = self.made[id_] = Action((aid, tuple(reversed(args))))
         return made
 
-    def actions(self, ids) -> list[Action]:
-        """The Actions of legal actions' ids."""
-        if not self.blocks:
-            catalogue = self.catalogue
-            return [catalogue[i] for i in ids]
-        return [self.action(i) for i in ids]
+    def decoded(self, legal: list) -> list[Action]:
+        """Legal actions as the module lists them, each an Action (an int: an action numbered
+        by its arguments, made here)."""
+        return [a if a.__class__ is not int else self.action(a) for a in legal]
 
     def value(self, raw: int, kind: str):
         """A value read from C as the reference engine holds it: none, a flag, a text, a number."""
@@ -98,5 +103,6 @@ def _make(program) -> NativeEngine | NativeRefused:
         return NativeRefused(f"the native engine is not available here ({err})")
     except (BuildTooLarge, BuildTooLong) as err:
         return NativeRefused(str(err))
+    module.bind(lowered.catalogue)
     return NativeEngine(module, lowered.catalogue, {a: i for i, a in enumerate(lowered.catalogue)},
                         {i: text for text, i in lowered.texts.items()}, lowered.blocks)

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import GameError
-from ..engine import Game, as_action
+from ..engine import Game
 from ..runtime import Action, State
 from .engine import NativeEngine
 
@@ -34,17 +33,17 @@ class NativeGame(Game):
         self._engine = engine
         self._history: list[Action] = []
         self._st: State | None = None
-        self._buf = engine.module.new(seed)
-        self._after(None)
+        self._buf, legal = engine.module.start(seed)
+        self._took(legal)
 
-    def _after(self, _n: int | None) -> None:
-        """Read the decision the module stopped at; a trap hands the game over (and the reference
-        engine raises the rule's error, as it would have)."""
-        chooser, over, err, *_ = self._engine.module.status(self._buf)
-        if err:
+    def _took(self, legal: list | None) -> None:
+        """The legal actions the module gave after a step: a list (empty once over), or None
+        after a trap, which hands the game over (and the reference engine raises the rule's
+        error, as it would have)."""
+        if legal is None:
             self._on_reference()
             return
-        self._legal = self._engine.actions(self._engine.module.legal(self._buf))
+        self._legal = legal if not self._engine.blocks else self._engine.decoded(legal)
 
     # --- the reference engine's state ----------------------------------------------------------
     @property
@@ -79,26 +78,31 @@ class NativeGame(Game):
     def is_over(self) -> bool:
         if self._buf is None:
             return self._st.over
-        return bool(self._engine.module.status(self._buf)[1])
+        return not self._legal  # natively a decision that offers nothing is skipped: none left is the end
 
     @property
     def current_player(self) -> int | None:
         if self._buf is None:
             return Game.current_player.fget(self)
-        chooser, over = self._engine.module.status(self._buf)[:2]
-        return None if over or chooser < 0 else chooser
+        chooser = self._engine.module.chooser(self._buf)
+        return None if chooser < 0 else chooser
 
     def apply(self, action: Action | tuple | str) -> None:
-        if self._buf is not None and not isinstance(action, str):
+        if self._buf is not None:
             legal = self._legal
             try:
-                k = legal.index(action if action.__class__ is Action else as_action(action))
-            except (ValueError, TypeError, GameError):
+                k = legal.index(action)  # an action of legal_actions(): found by identity at once
+            except ValueError:
                 k = -1
             if k >= 0:
-                self._take(k, legal[k])
+                self._history.append(legal[k])
+                legal = self._engine.step(self._buf, k)
+                if legal.__class__ is list and self._engine.plain:  # the usual case, kept short
+                    self._legal = legal
+                else:
+                    self._took(legal)
                 return
-        Game.apply(self, action)
+        Game.apply(self, action)  # a label, a pair from JSON, an illegal action: as Game says
 
     def _apply_unchecked(self, action: tuple) -> None:
         if self._buf is not None:
@@ -114,7 +118,7 @@ class NativeGame(Game):
     def _take(self, k: int, action: Action) -> None:
         self._history.append(action)
         self._labels = None
-        self._after(self._engine.module.take(self._buf, k))
+        self._took(self._engine.module.step(self._buf, k))
 
     def clone(self) -> Game:
         if self._buf is None:

@@ -91,6 +91,77 @@ static State *rf_state_of(PyObject *buf) {
     return (State *)PyByteArray_AS_STRING(buf);
 }
 
+static PyObject *rf_catalogue = NULL;  /* the program's Actions by id (bind), handed out as they are */
+
+/* the legal actions of a state as Python reads them: a list of the catalogue's Actions (an id it
+ * does not hold, an action numbered by its arguments, as its int); [] once over; None after a trap */
+static PyObject *rf_legal_list(State *st, int32_t n) {
+    if (n < 0 || st->err) Py_RETURN_NONE;
+    if (st->over) n = 0;
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    Py_ssize_t known = rf_catalogue == NULL ? 0 : PyTuple_GET_SIZE(rf_catalogue);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t id = st->legal[i];
+        PyObject *item;
+        if (id >= 0 && id < known) {
+            item = PyTuple_GET_ITEM(rf_catalogue, id);
+            Py_INCREF(item);
+        } else {
+            item = PyLong_FromLong(id);
+            if (item == NULL) { Py_DECREF(out); return NULL; }
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+static PyObject *rf_py_bind(PyObject *self, PyObject *arg) {
+    (void)self;
+    if (!PyTuple_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bind(catalogue tuple)"); return NULL; }
+    Py_INCREF(arg);
+    Py_XSETREF(rf_catalogue, arg);
+    Py_RETURN_NONE;
+}
+
+/* start(seed) -> (state, legal): a new game run to its first decision */
+static PyObject *rf_py_start(PyObject *self, PyObject *arg) {
+    (void)self;
+    uint64_t seed = (uint64_t)PyLong_AsUnsignedLongLongMask(arg);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *buf = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)sizeof(State));
+    if (buf == NULL) return NULL;
+    State *st = (State *)PyByteArray_AS_STRING(buf);
+    PyObject *legal = rf_legal_list(st, rf_new(st, seed));
+    if (legal == NULL) { Py_DECREF(buf); return NULL; }
+    return Py_BuildValue("(NN)", buf, legal);
+}
+
+/* step(state, k) -> legal: take the k-th legal action, run on, the next legal actions */
+static PyObject *rf_py_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 2 || !PyByteArray_CheckExact(args[0]) || PyByteArray_GET_SIZE(args[0]) != (Py_ssize_t)sizeof(State)) {
+        PyErr_SetString(PyExc_TypeError, "step(state, index)");
+        return NULL;
+    }
+    State *st = (State *)PyByteArray_AS_STRING(args[0]);
+    long k = PyLong_AsLong(args[1]);
+    if (k == -1 && PyErr_Occurred()) return NULL;
+    if (k < 0 || k >= st->nlegal || st->over || st->err) {
+        PyErr_SetString(PyExc_IndexError, "no such legal action");
+        return NULL;
+    }
+    return rf_legal_list(st, rf_take(st, (int32_t)k));
+}
+
+/* chooser(state) -> the player deciding, or -1 */
+static PyObject *rf_py_chooser(PyObject *self, PyObject *arg) {
+    (void)self;
+    State *st = rf_state_of(arg);
+    if (st == NULL) return NULL;
+    return PyLong_FromLongLong(st->over || st->chooser == RF_NONE ? -1 : (long long)st->chooser);
+}
+
 static PyObject *rf_py_new(PyObject *self, PyObject *arg) {
     (void)self;
     uint64_t seed = (uint64_t)PyLong_AsUnsignedLongLongMask(arg);
@@ -230,6 +301,10 @@ static PyObject *rf_py_size(PyObject *self, PyObject *unused) {
 
 static PyMethodDef rf_methods[] = {
     {"new", rf_py_new, METH_O, "A new game from a seed, run to its first decision: its state."},
+    {"bind", rf_py_bind, METH_O, "The catalogue of Actions that legal lists hand out by id."},
+    {"start", rf_py_start, METH_O, "A new game from a seed: (state, its legal actions)."},
+    {"step", (PyCFunction)(void (*)(void))rf_py_step, METH_FASTCALL, "Take the k-th legal action: the next legal actions."},
+    {"chooser", rf_py_chooser, METH_O, "The player deciding, or -1."},
     {"take", (PyCFunction)(void (*)(void))rf_py_take, METH_FASTCALL, "Take the k-th legal action."},
     {"legal", rf_py_legal, METH_O, "The legal actions, as ids of the action catalogue."},
     {"status", rf_py_status, METH_O, "(chooser, over, err, steps, turn, nlegal)."},
