@@ -111,6 +111,7 @@ class Lowering(StatementLowering):
         self.build_catalogue()
         flow = self.lower_flow(self.defined["flow_main"])
         rank = self.lower_rank(self.defined["rank_key"])
+        measures = self.lower_measures()
         done: dict[str, c.Function] = {}
         while self.todo:
             name = self.todo.pop()
@@ -118,7 +119,7 @@ class Lowering(StatementLowering):
                 done[name] = self.lower_function(name)
         parts = [*self.sizes(), c.Include("rf_runtime.h"), *self.catalogue_tables(), c.Include("rf_actions.h"),
                  *self.table_parts, *self.initial_tables(), *self.prototypes(done), *done.values(), flow, rank,
-                 c.Include("rf_module.c")]
+                 measures, c.Include("rf_module.c")]
         blocks = {first: (aid, spans, values) for aid, (first, _, spans, _, values) in self.lazy_blocks.items()}
         return Lowered(c.Unit(tuple(parts)), tuple(self.catalogue_actions), dict(self.texts), self.n_rank, blocks)
 
@@ -166,6 +167,9 @@ class Lowering(StatementLowering):
                 c.Define("NONE_SLOT", len(p.comp_kind)), c.Define("NRANK", max(1, self.n_rank)),
                 c.Define("NACTIONS", max(1, len(self.catalogue_actions))), c.Define("NARGS", max(1, self.n_args)),
                 c.Define("NSCORE_BASES", len(p.model.score_targets)),
+                c.Define("NACTIONS_DECLARED", len(p.actions)), c.Define("NITEMS_DECLARED", len(p.items)),
+                c.Define("NGROUPS", len(self.item_groups())), c.Define("NMEASURES", len(p.measures)),
+                c.Define("NFIRED", len(self.ns["FIRED"])),
                 c.Define("RF_EMPTY_TEXT", self.texts.get("", c.INT64_MIN)),
                 c.Define("RF_SKIPS_LIMIT", LIMITS.skips_in_a_row),
                 c.Define("RF_DECISIONS_LIMIT", LIMITS.decisions_per_game),
@@ -175,8 +179,10 @@ class Lowering(StatementLowering):
         p = self.program
         props = [self.value(init) for init in p.prop_init] or [0]
         bases = tuple(p.var_base[t] for t in p.model.score_targets)
+        groups = self.item_groups()
         return [c.Table("INIT_W", tuple(p.comp_start) or (0,), "int32_t"),
                 c.Table("SCORE_BASES", bases or (0,), "int32_t"),
+                c.Table("ITEM_GROUP", tuple(groups[label] for _, label in p.items) or (0,), "int32_t"),
                 c.Table("INIT_V", tuple(self.value(v) for v in p.var_init) or (0,)),
                 c.Table("INIT_P", tuple(props))]
 
@@ -448,6 +454,18 @@ class Lowering(StatementLowering):
         self.n_rank = len(parts)
         return c.Function("rf_rank", (("State *", "st"), ("int64_t", "player"), ("int64_t *", "key")), "void",
                           self.declarations(scope) + body + tuple(parts))
+
+    def item_groups(self) -> dict[str, int]:
+        """The breakdown's items by label, numbered as a breakdown first names them (two
+        scorings may give points under one label: the label's points are their sum)."""
+        return {label: i for i, label in enumerate(dict.fromkeys(label for _, label in self.program.items))}
+
+    def lower_measures(self) -> c.Function:
+        """`rf_measure_all(st, out)`: every `measure` of the rules, in the order declared."""
+        self.scope = Scope(self, {})
+        body = [c.Assign(c.Index(c.Name("out"), c.Int(i)), c.Call(self.want(f"measure_{i}"), (ST,)))
+                for i in range(len(self.program.measures))]
+        return c.Function("rf_measure_all", (("State *", "st"), ("int64_t *", "out")), "void", tuple(body))
 
     def lower_flow(self, f: py.FunctionDef) -> c.Function:
         """The generator `flow_main` as a resumable function (a `switch` on `st->resume`)."""

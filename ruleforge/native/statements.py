@@ -358,6 +358,8 @@ class StatementLowering(ExpressionLowering):
                 return c.Index(st_field(field), call("rf_comp", ST, self.scalar(index)))
             if is_name(base, "V"):
                 return c.Index(st_field("v"), self.checked(index, self.n_vars))
+            if is_name(base, "FIRED"):  # a trigger's firings, counted for the statistics
+                return c.Index(st_field("fired"), self.checked(index, max(1, len(self.ns["FIRED"]))))
             if is_name(base, "B"):
                 return c.Index(st_field("b"), self.checked(index, self.n_breakdown))
             if isinstance(base, py.Name) and base.id in self.scope.arrays:

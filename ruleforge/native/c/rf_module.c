@@ -82,6 +82,20 @@ static int64_t rf_total(State *st, int p) {
     return total;
 }
 
+/* every measure of the rules at the end of a game: 0 after a trap, or a measure of none (the
+ * reference engine then makes that game's record) */
+static int32_t rf_measured(State *st, int64_t *out) {
+    jmp_buf here;
+    jmp_buf *saved = rf_trap_to;
+    int32_t ok = 1;
+    rf_trap_to = &here;
+    if (setjmp(here)) ok = 0;
+    else rf_measure_all(st, out);
+    rf_trap_to = saved;
+    for (int m = 0; ok && m < NMEASURES; m++) ok = out[m] != RF_NONE;
+    return ok;
+}
+
 /* --- Python's side ---------------------------------------------------------------------------- */
 static State *rf_state_of(PyObject *buf) {
     if (!PyByteArray_Check(buf) || PyByteArray_GET_SIZE(buf) != (Py_ssize_t)sizeof(State)) {
@@ -272,7 +286,6 @@ static PyObject *rf_py_playouts(PyObject *self, PyObject *const *args, Py_ssize_
     int64_t keys[NPLAYERS * NRANK];
     PyObject *trapped = PyList_New(0);
     if (trapped == NULL) { PyMem_Free(st); return NULL; }
-    Py_BEGIN_ALLOW_THREADS
     for (long long g = 0; g < games; g++) {
         int32_t n = rf_new(st, first + (uint64_t)g);
         while (n > 0) {
@@ -288,7 +301,6 @@ static PyObject *rf_py_playouts(PyObject *self, PyObject *const *args, Py_ssize_
             if (rf_key_cmp(keys + p * NRANK, keys + best * NRANK) == 0) wins[p]++;
         }
     }
-    Py_END_ALLOW_THREADS
     PyMem_Free(st);
     PyObject *s = rf_int_list(sums, NPLAYERS), *w = rf_int_list(wins, NPLAYERS);
     return Py_BuildValue("(LLLNNN)", (long long)games, (long long)decisions, (long long)traps, s, w, trapped);
@@ -298,6 +310,8 @@ static PyObject *rf_py_size(PyObject *self, PyObject *unused) {
     (void)self; (void)unused;
     return PyLong_FromSize_t(sizeof(State));
 }
+
+#include "rf_simulate.c"
 
 static PyMethodDef rf_methods[] = {
     {"new", rf_py_new, METH_O, "A new game from a seed, run to its first decision: its state."},
@@ -311,6 +325,7 @@ static PyMethodDef rf_methods[] = {
     {"read", rf_py_read, METH_O, "The state as lists: (zones, w, f, v, p, b, rng)."},
     {"ranks", rf_py_ranks, METH_O, "Each player's ranking key."},
     {"playouts", (PyCFunction)(void (*)(void))rf_py_playouts, METH_FASTCALL, "Random playouts, whole, in C."},
+    {"simulate", (PyCFunction)(void (*)(void))rf_py_simulate, METH_FASTCALL, "Random games counted as simulate counts them."},
     {"state_size", rf_py_size, METH_NOARGS, "sizeof(State)."},
     {NULL, NULL, 0, NULL},
 };

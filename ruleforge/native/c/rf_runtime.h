@@ -36,6 +36,7 @@ typedef struct {
     int64_t loc[NLOC];        /* the flow's locals, which live across decisions */
     int64_t lists[NLISTS][LISTCAP];  /* the flow's lists, which live across decisions */
     int64_t listn[NLISTS];
+    int64_t fired[NFIRED + 1];  /* each trigger's firings this game (a program that counts them) */
     uint64_t rng[4];          /* xoshiro256** (docs/random.md) */
     int64_t turn, steps, skips, chooser, pc;  /* chooser: RF_NONE for nobody */
     int32_t over, resume, err, nlegal, action;

@@ -1,0 +1,260 @@
+/* Whole games of random agents played in C, their statistics gathered in C: what `simulate`
+ * counts per game (ruleforge/balance/records.py, stats.py), without a Python object per game.
+ *
+ * Hand-written; included by rf_module.c. Each seat draws below(n) over the legal actions from its
+ * own xoshiro256** stream, seeded with rf_agent_seed(game seed, seat), as RandomAgent draws. A
+ * per-game number (a total, an item's points, a length, a measure, a margin, the mean branching)
+ * is counted into a column: a small table of (value, count), since such numbers take few values.
+ * A game that traps, or passes the decision limit, is not counted: its seed is handed back, and
+ * Python plays it on the reference engine, which makes its record or says why it failed. */
+
+/* --- a column: value -> count, open addressing ------------------------------------------------ */
+typedef struct {
+    int64_t *keys, *counts;
+    int64_t size, used;  /* size a power of two; used: distinct values */
+} RfColumn;
+
+static int rf_column_grow(RfColumn *col) {
+    int64_t size = col->size ? col->size * 2 : 64;
+    int64_t *keys = PyMem_Calloc((size_t)size, sizeof(int64_t)), *counts = PyMem_Calloc((size_t)size, sizeof(int64_t));
+    if (keys == NULL || counts == NULL) { PyMem_Free(keys); PyMem_Free(counts); return 0; }
+    for (int64_t i = 0; i < col->size; i++) {
+        if (!col->counts[i]) continue;
+        uint64_t h = (uint64_t)col->keys[i] * 0x9E3779B97F4A7C15ull;
+        int64_t at = (int64_t)(h >> 32) & (size - 1);
+        while (counts[at]) at = (at + 1) & (size - 1);
+        keys[at] = col->keys[i];
+        counts[at] = col->counts[i];
+    }
+    PyMem_Free(col->keys);
+    PyMem_Free(col->counts);
+    col->keys = keys;
+    col->counts = counts;
+    col->size = size;
+    return 1;
+}
+
+static int rf_column_add(RfColumn *col, int64_t value) {
+    if (2 * (col->used + 1) > col->size && !rf_column_grow(col)) return 0;
+    uint64_t h = (uint64_t)value * 0x9E3779B97F4A7C15ull;
+    int64_t at = (int64_t)(h >> 32) & (col->size - 1);
+    while (col->counts[at] && col->keys[at] != value) at = (at + 1) & (col->size - 1);
+    if (!col->counts[at]) { col->keys[at] = value; col->used++; }
+    col->counts[at]++;
+    return 1;
+}
+
+/* a column as a list of (value, count); `as_float`: the values are doubles' bits */
+static PyObject *rf_column_list(const RfColumn *col, int as_float) {
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    for (int64_t i = 0; i < col->size; i++) {
+        if (!col->counts[i]) continue;
+        PyObject *pair;
+        if (as_float) {
+            double d;
+            memcpy(&d, &col->keys[i], sizeof d);
+            pair = Py_BuildValue("(dL)", d, (long long)col->counts[i]);
+        } else {
+            pair = Py_BuildValue("(LL)", (long long)col->keys[i], (long long)col->counts[i]);
+        }
+        if (pair == NULL || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); Py_DECREF(out); return NULL; }
+        Py_DECREF(pair);
+    }
+    return out;
+}
+
+/* --- the agents' seeds (ruleforge/agents.py agent_seed) --------------------------------------- */
+static inline uint64_t rf_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t rf_agent_seed(uint64_t seed, int64_t seat) {
+    return rf_mix(rf_mix(seed) ^ ((uint64_t)(seat + 1) * 0x9E3779B97F4A7C15ull));
+}
+
+/* --- the batch -------------------------------------------------------------------------------- */
+#define RF_COLUMNS (NPLAYERS + NPLAYERS * NGROUPS + 3 + NMEASURES)  /* totals, items, decisions, turns, margin, measures */
+#define RF_COL_ITEMS NPLAYERS
+#define RF_COL_DECISIONS (NPLAYERS + NPLAYERS * NGROUPS)
+#define RF_COL_TURNS (RF_COL_DECISIONS + 1)
+#define RF_COL_MARGIN (RF_COL_DECISIONS + 2)
+#define RF_COL_MEASURES (RF_COL_DECISIONS + 3)
+
+typedef struct {
+    int64_t games, ties, first_won, branching_sum, all_decisions, branching_max;
+    int64_t wins[NPLAYERS], shared[NPLAYERS], first[NPLAYERS];
+    int64_t taken[NACTIONS_DECLARED], legal[NACTIONS_DECLARED], fired[NFIRED + 1];
+    int64_t *choices;  /* per label group (Python numbers the labels: CHOICE_GROUP below) */
+    RfColumn columns[RF_COLUMNS];
+    RfColumn branching;  /* doubles: a game's mean number of legal actions */
+} RfTally;
+
+/* play one game of random agents to its end and count it: 1, or 0 when it trapped or passed
+ * the decision limit (not counted), or -1 out of memory */
+static int rf_play_counted(State *st, uint64_t seed, RfTally *t, const int32_t *choice_group, int64_t choice_rows,
+                           int64_t *stamp, int64_t *game_choices, int64_t n_choices) {
+    uint64_t streams[NPLAYERS][4];
+    for (int p = 0; p < NPLAYERS; p++) rf_seed(streams[p], rf_agent_seed(seed, p));
+    int32_t n = rf_new(st, seed);
+    int64_t decisions = 0, turns = 0, last = -1, first = -1, bsum = 0, bmax = 0;
+    int64_t taken[NACTIONS_DECLARED] = {0}, legal_in[NACTIONS_DECLARED] = {0};
+    for (int64_t g = 0; g < n_choices; g++) game_choices[g] = 0;
+    while (n > 0) {
+        if (decisions >= RF_DECISIONS_LIMIT) return 0;
+        int64_t me = st->chooser;
+        if (me < 0 || me >= NPLAYERS) return 0;
+        if (first < 0) first = me;
+        if (me != last) { turns++; last = me; }
+        int32_t k = (int32_t)rf_below(streams[me], (uint64_t)n);
+        int32_t id = st->legal[k];
+        int64_t aid = rf_act_aid(id);
+        bsum += n;
+        if (n > bmax) bmax = n;
+        taken[aid]++;
+        for (int32_t i = 0; i < n; i++) {  /* each action kind legal here, once */
+            int64_t a = rf_act_aid(st->legal[i]);
+            if (stamp[a] != decisions + 1) { stamp[a] = decisions + 1; legal_in[a]++; }
+        }
+        if (choice_group != NULL) {
+            int64_t row = me * (int64_t)NCATALOGUE + id;
+            if (id < 0 || id >= NCATALOGUE || row >= choice_rows || choice_group[row] < 0) return 0;
+            game_choices[choice_group[row]]++;
+        }
+        decisions++;
+        n = rf_take(st, k);
+    }
+    if (n < 0) return 0;
+    for (int64_t a = 0; a < NACTIONS_DECLARED; a++) stamp[a] = 0;
+    int64_t keys[NPLAYERS * NRANK], measures[NMEASURES + 1];
+    if (!rf_ranked(st, keys) || !rf_measured(st, measures)) return 0;
+    /* counted from here on: the game played as the reference engine would have played it */
+    int best = 0, winners = 0;
+    for (int p = 1; p < NPLAYERS; p++)
+        if (rf_key_cmp(keys + p * NRANK, keys + best * NRANK) > 0) best = p;
+    for (int p = 0; p < NPLAYERS; p++) winners += rf_key_cmp(keys + p * NRANK, keys + best * NRANK) == 0;
+    t->games++;
+    t->ties += winners > 1;
+    for (int p = 0; p < NPLAYERS; p++) {
+        int won = rf_key_cmp(keys + p * NRANK, keys + best * NRANK) == 0;
+        t->wins[p] += won && winners == 1;
+        t->shared[p] += won && winners > 1;
+        if (!rf_column_add(&t->columns[p], rf_total(st, p))) return -1;
+        int64_t groups[NGROUPS + 1] = {0};
+        for (int i = 0; i < NITEMS_DECLARED; i++) groups[ITEM_GROUP[i]] += st->b[p * NITEMS_DECLARED + i];
+        for (int g = 0; g < NGROUPS; g++)
+            if (!rf_column_add(&t->columns[RF_COL_ITEMS + p * NGROUPS + g], groups[g])) return -1;
+    }
+    if (!rf_column_add(&t->columns[RF_COL_DECISIONS], decisions) || !rf_column_add(&t->columns[RF_COL_TURNS], turns))
+        return -1;
+    if (winners == 1 && NPLAYERS >= 2) {  /* stats.margin: the first expression of the ranking */
+        int runner = best == 0 ? 1 : 0;
+        for (int p = 0; p < NPLAYERS; p++)
+            if (p != best && rf_key_cmp(keys + p * NRANK, keys + runner * NRANK) > 0) runner = p;
+        if (!rf_column_add(&t->columns[RF_COL_MARGIN], keys[best * NRANK] - keys[runner * NRANK])) return -1;
+    }
+    for (int m = 0; m < NMEASURES; m++)
+        if (!rf_column_add(&t->columns[RF_COL_MEASURES + m], measures[m])) return -1;
+    if (decisions) {
+        double mean = (double)bsum / (double)decisions;
+        int64_t bits;
+        memcpy(&bits, &mean, sizeof bits);
+        if (!rf_column_add(&t->branching, bits)) return -1;
+    }
+    t->all_decisions += decisions;
+    t->branching_sum += bsum;
+    if (bmax > t->branching_max) t->branching_max = bmax;
+    for (int64_t a = 0; a < NACTIONS_DECLARED; a++) { t->taken[a] += taken[a]; t->legal[a] += legal_in[a]; }
+    for (int i = 0; i < NFIRED; i++) t->fired[i] += st->fired[i];
+    for (int64_t g = 0; g < n_choices; g++) t->choices[g] += game_choices[g];
+    if (first >= 0) {
+        t->first[first]++;
+        t->first_won += winners == 1 && best == first;
+    }
+    return 1;
+}
+
+/* simulate(first_seed, games, choice_groups or None, n_choice_groups) -> (games counted, seeds
+ * not counted, wins, shared, ties, first counts, first won, taken, legal, fired, choices,
+ * branching (sum, decisions, max, column), columns) */
+static PyObject *rf_py_simulate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4) { PyErr_SetString(PyExc_TypeError, "simulate(first_seed, games, groups, n_groups)"); return NULL; }
+    uint64_t first_seed = (uint64_t)PyLong_AsUnsignedLongLongMask(args[0]);
+    if (PyErr_Occurred()) return NULL;
+    long long games = PyLong_AsLongLong(args[1]);
+    if (games == -1 && PyErr_Occurred()) return NULL;
+    long long n_choices = PyLong_AsLongLong(args[3]);
+    if (n_choices == -1 && PyErr_Occurred()) return NULL;
+    if (games < 0 || n_choices < 0 || n_choices > 1000000) { PyErr_SetString(PyExc_ValueError, "bad counts"); return NULL; }
+    Py_buffer groups = {0};
+    const int32_t *choice_group = NULL;
+    int64_t choice_rows = 0;
+    if (args[2] != Py_None) {
+        if (PyObject_GetBuffer(args[2], &groups, PyBUF_SIMPLE) < 0) return NULL;
+        choice_group = (const int32_t *)groups.buf;
+        choice_rows = groups.len / (Py_ssize_t)sizeof(int32_t);
+        for (int64_t i = 0; i < choice_rows; i++)
+            if (choice_group[i] < -1 || choice_group[i] >= n_choices) {
+                PyBuffer_Release(&groups);
+                PyErr_SetString(PyExc_ValueError, "a choice group out of range");
+                return NULL;
+            }
+    }
+    RfTally *t = PyMem_Calloc(1, sizeof(RfTally));
+    State *st = PyMem_Malloc(sizeof(State));
+    int64_t *stamp = PyMem_Calloc(NACTIONS_DECLARED, sizeof(int64_t));
+    int64_t *game_choices = PyMem_Calloc((size_t)n_choices + 1, sizeof(int64_t));
+    PyObject *left_out = PyList_New(0);
+    PyObject *result = NULL;
+    if (t == NULL || st == NULL || stamp == NULL || game_choices == NULL || left_out == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    t->choices = PyMem_Calloc((size_t)n_choices + 1, sizeof(int64_t));
+    if (t->choices == NULL) { PyErr_NoMemory(); goto done; }
+    for (long long g = 0; g < games; g++) {
+        uint64_t seed = first_seed + (uint64_t)g;
+        /* the GIL is held throughout: a trap returns through the module's one jump target */
+        int counted = rf_play_counted(st, seed, t, choice_group, choice_rows, stamp, game_choices, n_choices);
+        if (counted < 0) { PyErr_NoMemory(); goto done; }
+        if (!counted) {
+            for (int64_t a = 0; a < NACTIONS_DECLARED; a++) stamp[a] = 0;
+            PyObject *s = PyLong_FromUnsignedLongLong(seed);
+            if (s == NULL || PyList_Append(left_out, s) < 0) { Py_XDECREF(s); goto done; }
+            Py_DECREF(s);
+        }
+    }
+    {
+        PyObject *columns = PyList_New(RF_COLUMNS);
+        if (columns == NULL) goto done;
+        for (int i = 0; i < RF_COLUMNS; i++) {
+            PyObject *col = rf_column_list(&t->columns[i], 0);
+            if (col == NULL) { Py_DECREF(columns); goto done; }
+            PyList_SET_ITEM(columns, i, col);
+        }
+        result = Py_BuildValue("(LONNLNLNNNN(LLLN)N)", (long long)t->games, left_out,
+                               rf_int_list(t->wins, NPLAYERS), rf_int_list(t->shared, NPLAYERS), (long long)t->ties,
+                               rf_int_list(t->first, NPLAYERS), (long long)t->first_won,
+                               rf_int_list(t->taken, NACTIONS_DECLARED), rf_int_list(t->legal, NACTIONS_DECLARED),
+                               rf_int_list(t->fired, NFIRED), rf_int_list(t->choices, n_choices),
+                               (long long)t->branching_sum, (long long)t->all_decisions, (long long)t->branching_max,
+                               rf_column_list(&t->branching, 1), columns);
+    }
+done:
+    if (choice_group != NULL) PyBuffer_Release(&groups);
+    if (t != NULL) {
+        for (int i = 0; i < RF_COLUMNS; i++) { PyMem_Free(t->columns[i].keys); PyMem_Free(t->columns[i].counts); }
+        PyMem_Free(t->branching.keys);
+        PyMem_Free(t->branching.counts);
+        PyMem_Free(t->choices);
+    }
+    PyMem_Free(t);
+    PyMem_Free(st);
+    PyMem_Free(stamp);
+    PyMem_Free(game_choices);
+    Py_XDECREF(left_out);
+    return result;
+}

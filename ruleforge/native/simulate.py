@@ -1,0 +1,126 @@
+"""`simulate` with random agents on the native engine: whole games played and counted in C.
+
+`count_natively` plays a run of seeds in C (rf_simulate.c) and adds what it counted to a
+`Tally` (ruleforge/balance/stats.py) exactly as the games' records would have: the same wins,
+totals, items, lengths, branching, actions, choices, triggers, margins and measures, so the
+summary is the reference engine's, number for number. No Python object is made per game. A game
+the native engine does not finish (a trap, the decision limit) is handed back by seed, and the
+caller plays it on the reference engine, which makes its record or says why it failed.
+
+What a choice is called (its label) is worked out once per seat and action, in Python; rules
+whose labels read the state, or whose actions are numbered by their arguments, have no such
+table, and `native_counting` says why they are counted on the reference engine instead.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any
+
+from ..balance.records import CHOICES_PER_GAME, names_of
+from ..balance.stats import Tally, _named
+from ..diagnostics import GameError
+from ..engine import Game
+from .engine import NativeEngine, NativeRefused, native_engine
+
+LABELS_AT_MOST = 200_000  # seats times listed actions whose labels are worked out up front
+
+
+class Counting:
+    """A program's native engine with what counting its games needs: each (seat, action)'s label
+    group and the labels, the measures' and items' names."""
+
+    def __init__(self, program: Any, engine: NativeEngine):
+        self.program = program
+        self.engine = engine
+        self.names = names_of(program)
+        self.items = list(dict.fromkeys(label for _, label in program.items))
+        self.measures = [name for name, _pos, _f in program.measures]
+        self.labels, self.groups = _choice_groups(program, engine)
+
+
+def native_counting(program: Any) -> Counting:
+    """What counting `program`'s games natively needs; NativeRefused says why it cannot be."""
+    engine = native_engine(program)
+    if engine.blocks:
+        raise NativeRefused("the native engine does not count games of actions numbered by their arguments yet")
+    if any(program.state_labels):
+        raise NativeRefused("the native engine does not count games whose choices' labels read the state yet")
+    return Counting(program, engine)
+
+
+def _choice_groups(program: Any, engine: NativeEngine) -> tuple[list[str], array]:
+    """Per seat and listed action, the number of its label (labels numbered as first met)."""
+    rows = program.players * len(engine.catalogue)
+    if rows > LABELS_AT_MOST:
+        raise NativeRefused("the native engine does not count games of this many actions yet")
+    game = Game(program, 0)  # these labels read no state: any state will do
+    numbers: dict[str, int] = {}
+    groups = array("i")
+    for me in range(program.players):
+        for aid, args in engine.catalogue:
+            try:
+                label = game._log_label(aid, me, args, False)
+            except GameError:  # an action that is never legal for this seat, or a game the reference counts
+                groups.append(-1)
+                continue
+            groups.append(numbers.setdefault(label, len(numbers)))
+    if len(numbers) > CHOICES_PER_GAME:  # a record keeps the first 500 distinct labels of a game
+        raise NativeRefused("the native engine does not count games of more than 500 distinct choices yet")
+    return list(numbers), groups
+
+
+def count_natively(counting: Counting, tally: Tally, first_seed: int, games: int) -> list[int]:
+    """Play games `first_seed`.. natively and count them into `tally`; the seeds it did not
+    finish, for the reference engine."""
+    (counted, left, wins, shared, ties, first, first_won, taken, legal, fired, choices,
+     (branching_sum, decisions, branching_max, branching), columns) = counting.engine.module.simulate(
+        first_seed, games, counting.groups, len(counting.labels))
+    if not counted:
+        return left
+    players = counting.program.players
+    names = counting.names
+    tally.games += counted
+    tally.ties += ties
+    for p in range(players):
+        tally.wins[p] += wins[p]
+        tally.shared[p] += shared[p]
+        _add(tally.totals[p], columns[p])
+    tally.items.update(dict.fromkeys(counting.items))
+    n_items = len(counting.items)
+    for p in range(players):
+        for g, label in enumerate(counting.items):
+            _add(_named(tally.points[p], label), columns[players + p * n_items + g])
+    at = players + players * n_items
+    _add(tally.decisions, columns[at])
+    _add(tally.turns, columns[at + 1])
+    _add(tally.margins, columns[at + 2])
+    for m, name in enumerate(counting.measures):
+        _add(_named(tally.measures, name), columns[at + 3 + m])
+    if "rounds" in counting.measures:
+        _add(tally.rounds, columns[at + 3 + counting.measures.index("rounds")])
+    else:
+        tally.rounds_missing = True
+    _add(tally.per_game_branching, branching)
+    tally.all_decisions += decisions
+    tally.branching_sum += branching_sum
+    if tally.branching_max is None or branching_max > tally.branching_max:
+        tally.branching_max = branching_max
+    for into, counts, labels in ((tally.taken, taken, names.actions), (tally.legal, legal, names.actions),
+                                 (tally.choices, choices, counting.labels)):
+        for label, n in zip(labels, counts):
+            if n:
+                into[label] = into.get(label, 0) + n
+    for trigger, n in zip(names.triggers, fired):
+        tally.fired[trigger] = tally.fired.get(trigger, 0) + n
+    for p in range(players):
+        if first[p]:
+            seat = names.players[p]
+            tally.first_counts[seat] = tally.first_counts.get(seat, 0) + first[p]
+    tally.first_won += first_won
+    return left
+
+
+def _add(values, pairs: list) -> None:
+    for value, count in pairs:
+        values.add(value, count)
