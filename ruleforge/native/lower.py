@@ -118,7 +118,7 @@ class Lowering(StatementLowering):
             if name not in done:
                 done[name] = self.lower_function(name)
         parts = [*self.sizes(), c.Include("rf_runtime.h"), *self.catalogue_tables(), c.Include("rf_actions.h"),
-                 *self.table_parts, *self.initial_tables(), *self.prototypes(done), *done.values(), flow, rank,
+                 *self.table_parts, *self.initial_tables(), *self.callees_first(done), flow, rank,
                  measures, c.Include("rf_module.c")]
         blocks = {first: (aid, spans, values) for aid, (first, _, spans, _, values) in self.lazy_blocks.items()}
         return Lowered(c.Unit(tuple(parts)), tuple(self.catalogue_actions), dict(self.texts), self.n_rank, blocks)
@@ -496,9 +496,11 @@ class Lowering(StatementLowering):
         out += [c.Decl("int64_t", name, size=size) for name, size in scope.array_decls]
         return tuple(out)
 
-    def prototypes(self, done: dict[str, c.Function]) -> list:
-        """C needs a function declared before it is called; the emitter writes definitions only,
-        so the functions are ordered callees first (the generated defs call only earlier ones)."""
+    def callees_first(self, done: dict[str, c.Function]) -> list[c.Function]:
+        """The functions ordered so that each comes after those it calls: C needs a function
+        declared before it is called, and the emitter writes definitions only (the generated
+        defs call only defs made before them, so there is no cycle)."""
+        by_cname = {self.functions[name]: name for name in done}
         order: list[str] = []
         seen: set[str] = set()
 
@@ -507,17 +509,13 @@ class Lowering(StatementLowering):
                 return
             seen.add(name)
             for callee in _callees(done[name]):
-                if callee in done_by_cname:
-                    visit(done_by_cname[callee])
+                if callee in by_cname:
+                    visit(by_cname[callee])
             order.append(name)
 
-        done_by_cname = {self.functions[n]: n for n in done}
-        for name in list(done):
+        for name in done:
             visit(name)
-        reordered = {name: done[name] for name in order}
-        done.clear()
-        done.update(reordered)
-        return []
+        return [done[name] for name in order]
 
 
 def _callees(f: c.Function) -> Iterator[str]:
