@@ -100,10 +100,17 @@ class ExpressionLowering(SequenceLowering):
         func = _ARITH.get(type(node.op))
         if func is None:
             raise NotLowered(f"the operator {type(node.op).__name__}")
-        return call(func, ST, self.scalar(node.left), self.scalar(node.right))
+        left, right = self.scalar(node.left), self.scalar(node.right)
+        folded = _folded(type(node.op), left, right)
+        if folded is not None:
+            return folded
+        return call(func, ST, left, right)
 
     def s_BoolOp(self, node: py.BoolOp) -> c.Expr:
-        """`a or b` gives back `a` when it is true, else `b` (and `and` the other way round)."""
+        """`a or b` gives back `a` when it is true, else `b` (and `and` the other way round);
+        between flags (comparisons, `not`, any...) that is C's `&&` and `||`."""
+        if all(_is_flag(v) for v in node.values):
+            return self.test(node)
         out = self.scalar(node.values[-1])
         for operand in reversed(node.values[:-1]):
             temp = self.scope.temp()
@@ -122,8 +129,12 @@ class ExpressionLowering(SequenceLowering):
             return c.Unary("!", found) if isinstance(node.ops[0], py.NotIn) else found
         if any(isinstance(op, (py.In, py.NotIn)) for op in node.ops):
             raise NotLowered("a chain of comparisons with 'in'")
-        if len(operands) == 2:
-            return self.compare(node.ops[0], self.scalar(operands[0]), self.scalar(operands[1]))
+        if len(operands) == 2 or all(isinstance(o, (py.Name, py.Constant)) for o in operands):
+            values = [self.scalar(o) for o in operands]  # plain names: read in any order, as often as need be
+            out = self.compare(node.ops[0], values[0], values[1])
+            for op, left, right in zip(node.ops[1:], values[1:], values[2:]):
+                out = c.Binary("&&", out, self.compare(op, left, right))
+            return out
         # a simple operand is read where it stands; any other is worked out into a temporary
         # just before its comparison, so that a false comparison stops the chain there
         simple = [isinstance(o, (py.Name, py.Constant)) for o in operands]
@@ -160,8 +171,15 @@ class ExpressionLowering(SequenceLowering):
         if type(op) in _EQUAL:
             return c.Binary(_EQUAL[type(op)], left, right)
         if type(op) in _ORDER:
-            return c.Binary(_ORDER[type(op)], call("rf_ord", ST, left), call("rf_ord", ST, right))
+            return c.Binary(_ORDER[type(op)], self.ordered(left), self.ordered(right))
         raise NotLowered(f"the comparison {type(op).__name__}")
+
+    @staticmethod
+    def ordered(value: c.Expr) -> c.Expr:
+        """A value compared by order: none is Python's TypeError (a constant needs no check)."""
+        if isinstance(value, c.Int) and value.value != c.INT64_MIN:
+            return value
+        return call("rf_ord", ST, value)
 
     def s_Subscript(self, node: py.Subscript) -> c.Expr:
         base, index = node.value, node.slice
@@ -304,8 +322,8 @@ class ExpressionLowering(SequenceLowering):
             return out
         if self.is_zone(node):
             return c.Binary("!=", c.Index(st_field("zn"), self.zone(node)), c.Int(0))
-        if isinstance(node, py.Compare):
-            return self.s_Compare(node)
+        if isinstance(node, py.Compare) or _is_flag(node):
+            return self.scalar(node)
         return truth(self.scalar(node))
 
     # --- zones -------------------------------------------------------------------------------
@@ -596,3 +614,32 @@ def _made_row(node: py.expr) -> py.expr:
                     for n in py.walk(node.values[1]))):
         return node.values[0]
     return node
+
+
+_FLAG_CALLS = {"any", "all"}
+
+
+def _is_flag(node: py.expr) -> bool:
+    """Whether an expression's value is a flag (0 or 1) whatever its operands: a comparison,
+    `not`, True or False, any/all, and `and`/`or` of these."""
+    if isinstance(node, (py.Compare,)) or isinstance(node, py.UnaryOp) and isinstance(node.op, py.Not):
+        return True
+    if isinstance(node, py.Constant) and isinstance(node.value, bool):
+        return True
+    if isinstance(node, py.BoolOp):
+        return all(_is_flag(v) for v in node.values)
+    return isinstance(node, py.Call) and isinstance(node.func, py.Name) and node.func.id in _FLAG_CALLS
+
+
+def _folded(op: type, left: c.Expr, right: c.Expr) -> c.Expr | None:
+    """Arithmetic on two constants worked out now, as Python would (None: left to C, which
+    checks it: none, division by zero, a result past 64 bits)."""
+    if not (isinstance(left, c.Int) and isinstance(right, c.Int)):
+        return None
+    a, b = left.value, right.value
+    if c.INT64_MIN in (a, b) or (op in (py.FloorDiv, py.Mod) and b == 0):
+        return None
+    value = {py.Add: a + b, py.Sub: a - b, py.Mult: a * b}.get(op)
+    if value is None:
+        value = a // b if op is py.FloorDiv else a % b
+    return c.Int(value) if c.INT64_MIN + 1 < value <= c.INT64_MAX else None
