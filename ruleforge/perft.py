@@ -13,9 +13,10 @@ What is counted, the convention of chess's perft:
   no sequence of length `depth` and counts 0 there, as a mate before the depth does in chess.
 
 Chance is fixed by the game's seed: each child is `game.clone()` with one action applied, and a
-clone carries the state's random generator (`State.rng`, a number), so a copy draws what the
+clone carries the state's random generator (`State.rng`, its words), so a copy draws what the
 original would have drawn after that action. The counts are therefore a function of the rules,
-the players, the seed and the options, the same on every run and machine.
+the players, the seed (for its generator, ruleforge/chance.py) and the options, the same on
+every run and machine.
 
 Speed: the walk reads the engine's own legal list (`game._legal`, which `legal_actions()`
 copies; never changed here) and applies with `_apply_unchecked`, as the random agent does; at
@@ -93,7 +94,11 @@ def perft(game: Game, depth: int, budget: Budget | None = None) -> int:
     _check_depth(depth)
     if depth == 0:
         return 1
-    return _leaves(game, depth, _started(budget))
+    budget = _started(budget)
+    native = _natively(game, depth, budget)
+    if native is not None:
+        return native[-1]
+    return _leaves(game, depth, budget)
 
 
 def counts(game: Game, depth: int, budget: Budget | None = None) -> list[int]:
@@ -103,7 +108,27 @@ def counts(game: Game, depth: int, budget: Budget | None = None) -> list[int]:
     _check_depth(depth)
     found = [0] * depth
     if depth:
-        _tally(game, 0, depth, found, _started(budget))
+        budget = _started(budget)
+        native = _natively(game, depth, budget)
+        if native is not None:
+            return native
+        _tally(game, 0, depth, found, budget)
+    return found
+
+
+def _natively(game: Game, depth: int, budget: Budget) -> list[int] | None:
+    """The counts walked in C on a game of the native engine (ruleforge/native/), spending of
+    `budget` what the walk here would; None for any other game, or a walk the native engine
+    hands back (the reference walk then counts)."""
+    walk = getattr(game, "native_counts", None)
+    if walk is None:
+        return None
+    done = walk(depth, budget.left)
+    if done is None:
+        return None
+    found, budget.left = done
+    if budget.left < 0:
+        raise budget.exceeded()
     return found
 
 

@@ -159,3 +159,13 @@ class NativeGame(Game):
     def digest(self) -> str:
         self._on_reference()
         return Game.digest(self)
+
+    # --- move counts ---------------------------------------------------------------------------
+    def native_counts(self, depth: int, left: int) -> tuple[list[int], int] | None:
+        """perft's counts to `depth` walked in C from here, and the positions left of `left`
+        (below 0: the walk passed its budget where the reference walk would); None when the walk
+        met something the native engine hands over (the reference engine then counts)."""
+        if self._buf is None:
+            return None
+        found, left, how = self._engine.module.counts(self._buf, depth, left)
+        return None if how == "trapped" else (found, left)

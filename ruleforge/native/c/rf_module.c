@@ -313,6 +313,52 @@ static PyObject *rf_py_size(PyObject *self, PyObject *unused) {
 
 #include "rf_simulate.c"
 
+/* --- move counts (ruleforge/perft.py) ----------------------------------------------------------- */
+enum { RF_WALK_OK = 0, RF_WALK_EXCEEDED = 1, RF_WALK_TRAPPED = 2 };
+
+/* perft's `_tally`: add each level's legal actions to found[level], each one a position spent of
+ * *left, depth first in the legal lists' order (so a walk passes its budget where Python's does) */
+static int rf_walk(State *stack, int level, int depth, int64_t *found, int64_t *left) {
+    State *st = &stack[level];
+    if (st->err) return RF_WALK_TRAPPED;
+    int32_t n = st->over ? 0 : st->nlegal;
+    *left -= n;
+    if (*left < 0) return RF_WALK_EXCEEDED;
+    found[level] += n;
+    if (level + 1 == depth) return RF_WALK_OK;
+    for (int32_t k = 0; k < n; k++) {
+        memcpy(&stack[level + 1], st, sizeof(State));
+        if (rf_take(&stack[level + 1], k) < 0) return RF_WALK_TRAPPED;
+        int done = rf_walk(stack, level + 1, depth, found, left);
+        if (done != RF_WALK_OK) return done;
+    }
+    return RF_WALK_OK;
+}
+
+/* counts(state, depth, left) -> (counts per depth, positions left, "ok" | "exceeded" | "trapped") */
+static PyObject *rf_py_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) { PyErr_SetString(PyExc_TypeError, "counts(state, depth, left)"); return NULL; }
+    State *st = rf_state_of(args[0]);
+    if (st == NULL) return NULL;
+    long depth = PyLong_AsLong(args[1]);
+    if (depth == -1 && PyErr_Occurred()) return NULL;
+    long long left = PyLong_AsLongLong(args[2]);
+    if (left == -1 && PyErr_Occurred()) return NULL;
+    if (depth < 1 || depth > 64) { PyErr_SetString(PyExc_ValueError, "a depth from 1 to 64"); return NULL; }
+    State *stack = PyMem_Malloc(sizeof(State) * (size_t)depth);
+    int64_t *found = PyMem_Calloc((size_t)depth, sizeof(int64_t));
+    if (stack == NULL || found == NULL) { PyMem_Free(stack); PyMem_Free(found); return PyErr_NoMemory(); }
+    memcpy(&stack[0], st, sizeof(State));
+    int64_t budget = left;
+    int done = rf_walk(stack, 0, (int)depth, found, &budget);
+    PyObject *out = Py_BuildValue("(NLs)", rf_int_list(found, depth), (long long)budget,
+                                  done == RF_WALK_OK ? "ok" : done == RF_WALK_EXCEEDED ? "exceeded" : "trapped");
+    PyMem_Free(stack);
+    PyMem_Free(found);
+    return out;
+}
+
 static PyMethodDef rf_methods[] = {
     {"new", rf_py_new, METH_O, "A new game from a seed, run to its first decision: its state."},
     {"bind", rf_py_bind, METH_O, "The catalogue of Actions that legal lists hand out by id."},
@@ -325,6 +371,7 @@ static PyMethodDef rf_methods[] = {
     {"read", rf_py_read, METH_O, "The state as lists: (zones, w, f, v, p, b, rng)."},
     {"ranks", rf_py_ranks, METH_O, "Each player's ranking key."},
     {"playouts", (PyCFunction)(void (*)(void))rf_py_playouts, METH_FASTCALL, "Random playouts, whole, in C."},
+    {"counts", (PyCFunction)(void (*)(void))rf_py_counts, METH_FASTCALL, "Move counts to a depth, as perft counts."},
     {"simulate", (PyCFunction)(void (*)(void))rf_py_simulate, METH_FASTCALL, "Random games counted as simulate counts them."},
     {"state_size", rf_py_size, METH_NOARGS, "sizeof(State)."},
     {NULL, NULL, 0, NULL},
