@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -39,6 +40,42 @@ def test_the_table_has_every_measure_and_its_ratio(bench_path, capsys: pytest.Ca
     assert bench.main(["--only", "tictactoe", "--scale", "0.002", "--repeat", "1"]) == 0
     text = capsys.readouterr().out
     assert "Tic-Tac-Toe" in text and "hand-written" in text and "target 1.0x" in text and "API loop alone" in text
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler")
+def test_the_native_measures_and_ludii(bench_path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("RULEFORGE_CACHE", str(tmp_path / "cache"))  # built here, never in the user's cache
+    bench = load_baseline("bench_all")
+    assert bench.main(["--native", "--scale", "0.01", "--repeat", "1", "--only", "tictactoe", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["native_simulate_target"], result["native_api_target"], result["ludii_target"]) == (5.0, 1.0, 10.0)
+    (small,) = result["results"]
+    hand = small["hand_written"]["games_per_s"]
+    for name in ("native_simulate", "native_api"):
+        figures = small[name]
+        assert figures["games_per_s"] > 0 and figures["ratio"] == pytest.approx(figures["games_per_s"] / hand)
+        assert figures["build_or_import_s"] == small["native_build_or_import_s"] > 0
+    native = small["native_simulate"]
+    assert native["games_per_run"] == 50 * small["games_per_run"] and native["over_simulate"] > 0
+    assert small["native_api"]["decisions"] == small["public_api"]["decisions"]  # the same games, through C
+    assert small["ludii"]["published_playouts_per_s"] == 131_855
+    assert small["ludii"]["native_simulate_over_ludii"] == pytest.approx(native["games_per_s"] / 131_855)
+    assert "not_native" not in small and "native_failed" not in small
+    assert bench.main(["--native", "--scale", "0.01", "--repeat", "1", "--only", "tictactoe"]) == 0
+    text = capsys.readouterr().out
+    assert "native simulate (x simulate)" in text and "target 5.0x" in text and "native API (x public API)" in text
+    assert "Tic-Tac-Toe: Ludii 131,855/s; native simulate " in text and "1 thread" in text
+
+
+def test_a_refusal_is_named_in_the_cells(bench_path) -> None:
+    bench = load_baseline("bench_all")
+    why = ("the native engine does not run a loop over an item of V yet "
+           "(made for the rule at games/nakasendo.rules:1:1)")
+    cells = bench.native_cells({"not_native": {"native_simulate": why, "native_api": why},
+                                "native_build_or_import_s": 0.5})
+    assert cells == ("not native: does not run a loop over an item of V yet", "-") * 2 + ("-",)
+    assert bench.shortened("x" * 60) == "x" * 41 + "..."
 
 
 def test_the_loop_alone_takes_the_engines_decisions(bench_path) -> None:
