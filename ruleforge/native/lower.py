@@ -161,7 +161,7 @@ class Lowering(StatementLowering):
         return [c.Define("NZ", self.n_zones), c.Define("NC", len(p.comp_kind)),
                 c.Define("ZCAP", max(1, len(p.comp_kind))), c.Define("NV", max(1, len(p.var_init))),
                 c.Define("NPROP", max(1, len(p.props))), c.Define("NB", max(1, p.players * len(p.items))),
-                c.Define("NLOC", max(1, self.n_loc)), c.Define("MAXLEGAL", MAX_LEGAL_DEFAULT),
+                c.Define("NLOC", max(1, self.n_loc)), c.Define("MAXLEGAL", self.max_legal()),
                 c.Define("NLISTS", max(1, self.n_lists)), c.Define("LISTCAP", self.list_capacity()),
                 c.Define("NPLAYERS", p.players), c.Define("NITEMS_MAX", n_items),
                 c.Define("NONE_SLOT", len(p.comp_kind)), c.Define("NRANK", max(1, self.n_rank)),
@@ -236,6 +236,13 @@ class Lowering(StatementLowering):
             self.table_parts.append(c.Table("NEAR_T", tuple(values) or (0,)))
             self.near_table = c.Name("NEAR_T")
         return self.near_table
+
+    def max_legal(self) -> int:
+        """The most legal actions a decision can offer: every listed action at most (a list of
+        actions numbered by their arguments may be longer: up to MAX_LEGAL_DEFAULT, then a trap)."""
+        if self.lazy_blocks:
+            return MAX_LEGAL_DEFAULT
+        return max(1, min(MAX_LEGAL_DEFAULT, len(self.catalogue_actions)))
 
     def list_capacity(self) -> int:
         """The most items a list of the flow may hold: any list of components, zones or players

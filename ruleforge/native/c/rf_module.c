@@ -14,7 +14,7 @@
 
 /* --- the engine, on a State ------------------------------------------------------------------- */
 static void rf_init(State *st, uint64_t seed) {
-    memset(st, 0, sizeof(State));
+    memset(st, 0, offsetof(State, z));  /* zones, lists and the legal list are read up to their lengths */
     for (int32_t c = 0; c < NC; c++) {
         int32_t zi = INIT_W[c];
         st->z[zi][st->zn[zi]++] = c;

@@ -14,6 +14,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>  /* first, as Python asks */
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -26,20 +27,22 @@ enum { RF_OK = 0, RF_TRAP_NONE = 1, RF_TRAP_INDEX = 2, RF_TRAP_OVERFLOW = 3, RF_
        RF_TRAP_CAPACITY = 9, RF_TRAP_UNREACHABLE = 10, RF_TRAP_SKIPS = 11, RF_TRAP_DECISIONS = 12 };
 
 typedef struct {
+    /* what a new game sets: rf_init zeroes everything before `z` */
     int32_t zn[NZ];           /* zone lengths */
-    int32_t z[NZ][ZCAP];      /* zone contents, bottom first */
     int32_t w[NC];            /* the zone each component is in */
     int32_t f[NC];            /* the zone it came from on its last move (-1: none, or shuffled) */
     int64_t v[NV];            /* variables */
     int64_t p[NPROP][NC];     /* changeable properties */
     int64_t b[NB];            /* score breakdown, flat per player and item */
     int64_t loc[NLOC];        /* the flow's locals, which live across decisions */
-    int64_t lists[NLISTS][LISTCAP];  /* the flow's lists, which live across decisions */
-    int64_t listn[NLISTS];
+    int64_t listn[NLISTS];    /* the lengths of the flow's lists */
     int64_t fired[NFIRED + 1];  /* each trigger's firings this game (a program that counts them) */
     uint64_t rng[4];          /* xoshiro256** (docs/random.md) */
     int64_t turn, steps, skips, chooser, pc;  /* chooser: RF_NONE for nobody */
     int32_t over, resume, err, nlegal, action;
+    /* read only up to their lengths, so never zeroed */
+    int32_t z[NZ][ZCAP];      /* zone contents, bottom first */
+    int64_t lists[NLISTS][LISTCAP];  /* the flow's lists, which live across decisions */
     int32_t legal[MAXLEGAL];  /* the legal actions at the decision, as ids of the action catalogue */
 } State;
 
