@@ -297,6 +297,9 @@ class ExpressionLowering(SequenceLowering):
 
     def s_Call(self, node: py.Call) -> c.Expr:
         func = node.func
+        if (isinstance(func, py.Attribute) and func.attr == "get" and isinstance(func.value, py.Attribute)
+                and is_name(func.value.value, "st") and func.value.attr == "used"):
+            return self.uses(node)
         if isinstance(func, py.Attribute) and func.attr == "pop" and self.is_zone(func.value) and not node.args:
             return call("rf_pop", ST, self.zone(func.value))
         name = func.id if isinstance(func, py.Name) else None
@@ -567,6 +570,24 @@ class ExpressionLowering(SequenceLowering):
         for k, value in reversed(list(exact.items())):
             out = c.Cond(c.Binary("==", x, self.const(k)), self.const(value), out)
         return c.StmtExpr((c.Assign(x, self.scalar(key)),), out)
+
+    def uses(self, node: py.Call) -> c.Expr:
+        """`st.used.get((aid, st.turn), 0)` (uses this turn) or `st.used.get((aid, -1 - me), 0)`
+        (a player's uses this game): what engine.record_action counted against a limit."""
+        key = node.args[0] if node.args else None
+        if not (isinstance(key, py.Tuple) and len(key.elts) == 2 and isinstance(key.elts[0], py.Constant)
+                and len(node.args) == 2 and is_const(node.args[1], 0)):
+            raise NotLowered("a count of uses of another form")
+        aid, scope = c.Int(self.static_int(key.elts[0])), key.elts[1]
+        if not 0 <= aid.value < len(self.program.actions):
+            raise NotLowered("a count of uses of no action")
+        if isinstance(scope, py.Attribute) and is_name(scope.value, "st") and scope.attr == "turn":
+            stamped = c.Binary("==", c.Index(st_field("used_stamp"), aid), st_field("turn"))
+            return c.Cond(stamped, c.Index(st_field("used_turn"), aid), c.Int(0))
+        if (isinstance(scope, py.BinOp) and isinstance(scope.op, py.Sub) and is_const(scope.left, -1)):
+            player = call("rf_at", ST, self.scalar(scope.right), c.Name("NPLAYERS"))
+            return c.Index(c.Index(st_field("used_game"), aid), player)
+        raise NotLowered("a count of uses of another scope")
 
     def call_cell_at(self, node: py.Call) -> c.Expr:
         return call("rf_cell_at", ST, *(self.scalar(a) for a in node.args))

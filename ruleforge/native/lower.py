@@ -182,6 +182,8 @@ class Lowering(StatementLowering):
         groups = self.item_groups()
         return [c.Table("INIT_W", tuple(p.comp_start) or (0,), "int32_t"),
                 c.Table("SCORE_BASES", bases or (0,), "int32_t"),
+                c.Table("LIMIT_TURN", tuple(sum(scope == "turn" for _, scope in a.limits) for a in p.actions)),
+                c.Table("LIMIT_GAME", tuple(sum(scope != "turn" for _, scope in a.limits) for a in p.actions)),
                 c.Table("ITEM_GROUP", tuple(groups[label] for _, label in p.items) or (0,), "int32_t"),
                 c.Table("INIT_V", tuple(self.value(v) for v in p.var_init) or (0,)),
                 c.Table("INIT_P", tuple(props))]
@@ -313,8 +315,6 @@ class Lowering(StatementLowering):
         program = self.program
         if len(program.compiler.lazy_tables) > 60:
             raise NotLowered("more actions with too many argument values than the native engine numbers")
-        if any(info.limits for info in program.actions):
-            raise NotLowered("actions with a limit of uses")
         self.n_args = max((len(info.decl.params) for info in program.actions if info.decl is not None), default=0)
         for k, lists in enumerate(self.ns["PRE"]):
             for per_player in lists:

@@ -53,6 +53,12 @@ static int32_t rf_take(State *st, int32_t k) {
     if (st->steps >= RF_DECISIONS_LIMIT) { st->err = RF_TRAP_DECISIONS; return -1; }
     st->action = st->legal[k];
     st->steps += 1;
+    int64_t aid = rf_act_aid(st->action);  /* engine.record_action: the uses counted against limits */
+    if (LIMIT_TURN[aid]) {
+        if (st->used_stamp[aid] != st->turn) { st->used_stamp[aid] = st->turn; st->used_turn[aid] = 0; }
+        st->used_turn[aid] += LIMIT_TURN[aid];
+    }
+    if (LIMIT_GAME[aid] && st->chooser >= 0 && st->chooser < NPLAYERS) st->used_game[aid][st->chooser] += LIMIT_GAME[aid];
     st->skips = 0;
     return rf_run(st);
 }

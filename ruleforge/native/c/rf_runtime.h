@@ -37,6 +37,8 @@ typedef struct {
     int64_t loc[NLOC];        /* the flow's locals, which live across decisions */
     int64_t listn[NLISTS];    /* the lengths of the flow's lists */
     int64_t fired[NFIRED + 1];  /* each trigger's firings this game (a program that counts them) */
+    int64_t used_stamp[NACTIONS_DECLARED], used_turn[NACTIONS_DECLARED];  /* uses this turn (the turn stamped) */
+    int64_t used_game[NACTIONS_DECLARED][NPLAYERS];  /* uses by each player this game */
     uint64_t rng[4];          /* xoshiro256** (docs/random.md) */
     int64_t turn, steps, skips, chooser, pc;  /* chooser: RF_NONE for nobody */
     int32_t over, resume, err, nlegal, action;
