@@ -20,6 +20,7 @@ import os
 import random
 import resource
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,9 @@ from click.testing import CliRunner
 
 import ruleforge
 from ruleforge.cli import main as cli_main
+
+# the native engine's modules of fuzzed files go to a cache of the fuzzer's own, not the user's
+os.environ.setdefault("RULEFORGE_CACHE", str(Path(tempfile.gettempdir()) / f"ruleforge-fuzz-cache-{os.getuid()}"))
 from ruleforge.diagnostics import GameError, RulesError
 
 FORBIDDEN = ("internal error", "Traceback", "RecursionError")
@@ -88,7 +92,8 @@ def random_game(game: ruleforge.Game, seed: int, steps: int = GAME_STEPS) -> Non
 
 
 def run_rules(job: dict[str, Any]) -> None:
-    """What `ruleforge check` does, then a short random game for every player count."""
+    """What `ruleforge check` does, then a short random game for every player count, and the
+    native engine's games beside the reference engine's at the fewest players."""
     rules = ruleforge.load(job["path"])
     rules.check_player_counts()
     lo, hi = rules.player_range
@@ -96,6 +101,35 @@ def run_rules(job: dict[str, Any]) -> None:
         try:
             random_game(rules.new_game(n, seed=n), seed=n)
         except GameError as err:
+            judge_message(str(err), "GameError")
+    native_check(rules, lo)
+
+
+NATIVE_SEEDS = 2  # seeded games compared on both engines per fuzzed file
+
+
+def native_check(rules: ruleforge.Rules, players: int) -> None:
+    """A fuzzed file is refused by the native engine's gate, in words, or plays on it exactly
+    as on the reference engine (ruleforge/testing/native_backend.py); a module that does not
+    build is the lowering's fault, never the file's."""
+    from ruleforge.native.engine import NativeRefused, native_engine
+    from ruleforge.testing.backends import BackendsDiffer
+    from ruleforge.testing.native_backend import compare_native
+
+    program = rules.program(players)
+    try:
+        native_engine(program)
+    except NativeRefused as err:
+        if "building it failed" in str(err) or "could not be imported" in str(err):
+            raise Failure("the native engine's C does not build", str(err)) from None
+        judge_message(str(err), "NativeRefused")
+        return
+    for seed in range(NATIVE_SEEDS):
+        try:
+            compare_native(program, seed, random.Random(seed))
+        except BackendsDiffer as err:
+            raise Failure("the native engine plays differently", str(err)) from None
+        except GameError as err:  # raised alike by both engines
             judge_message(str(err), "GameError")
 
 
