@@ -16,6 +16,7 @@ import attrs
 from ..compiled.bounds import BuildTooLarge, BuildTooLong
 from ..compiler.program import NOT_TRIED
 from ..inert import inert
+from ..limits import LIMITS
 from ..rule_errors import where as _where
 from ..runtime import Action
 from . import build
@@ -38,6 +39,7 @@ class NativeEngine:
     index: dict  # an Action -> its id
     texts: dict[int, str]  # an interned text's id -> the text
     blocks: dict[int, tuple[int, list[int], list[list]]]  # actions numbered by their arguments (lower.py)
+    limits: dict = attrs.field(factory=dict)  # the limits built in (decisions, skips, blocks without a decision)
     made: dict = attrs.field(factory=dict, eq=False)  # ids of blocks' actions -> the Action, made once
     step: Any = attrs.field(init=False, eq=False)  # module.step, looked up once
     plain: bool = attrs.field(init=False, eq=False)  # every legal action is listed (no blocks to decode)
@@ -87,6 +89,11 @@ def native_engine(program) -> NativeEngine:
     return made
 
 
+def built_limits() -> dict[str, int]:
+    """The limits in force, as a module built now holds them."""
+    return {name: getattr(LIMITS, name) for name in ("decisions_per_game", "skips_in_a_row", "blocks_without_decision")}
+
+
 def _make(program) -> NativeEngine | NativeRefused:
     from ..flowplay import flow_main
 
@@ -105,4 +112,4 @@ def _make(program) -> NativeEngine | NativeRefused:
         return NativeRefused(str(err))
     module.bind(lowered.catalogue)
     return NativeEngine(module, lowered.catalogue, {a: i for i, a in enumerate(lowered.catalogue)},
-                        {i: text for text, i in lowered.texts.items()}, lowered.blocks)
+                        {i: text for text, i in lowered.texts.items()}, lowered.blocks, built_limits())

@@ -15,13 +15,14 @@ table, and `native_counting` says why they are counted on the reference engine i
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from typing import Any
 
 from ..balance.records import CHOICES_PER_GAME, names_of
 from ..balance.stats import Tally, _named
 from ..diagnostics import GameError
 from ..engine import Game
-from .engine import NativeEngine, NativeRefused, native_engine
+from .engine import NativeEngine, NativeRefused, built_limits, native_engine
 
 LABELS_AT_MOST = 200_000  # seats times listed actions whose labels are worked out up front
 
@@ -42,6 +43,8 @@ class Counting:
 def native_counting(program: Any) -> Counting:
     """What counting `program`'s games natively needs; NativeRefused says why it cannot be."""
     engine = native_engine(program)
+    if engine.limits != built_limits():
+        raise NativeRefused("the native engine was built under other limits of a game's length")
     if engine.blocks:
         raise NativeRefused("the native engine does not count games of actions numbered by their arguments yet")
     if any(program.state_labels):
@@ -124,3 +127,27 @@ def count_natively(counting: Counting, tally: Tally, first_seed: int, games: int
 def _add(values, pairs: list) -> None:
     for value, count in pairs:
         values.add(value, count)
+
+
+CHUNK = 20_000  # games counted natively between two looks from Python (progress, Ctrl-C)
+
+
+def play_natively(counting: Counting, setup: Any, tally: Tally, first_seed: int, games: int,
+                  failed: Callable[[dict[str, Any]], None], advance: Callable[[int], None]) -> None:
+    """`simulate`'s games `first_seed`.. counted natively into `tally`, a chunk at a time; each
+    game the native engine hands back is played on the reference engine (`setup`'s program), and
+    counted, or passed to `failed` as the reference runner words a failure."""
+    from ..balance.runner import play_seeds
+
+    done = 0
+    while done < games:
+        size = min(CHUNK, games - done)
+        left = count_natively(counting, tally, first_seed + done, size)
+        for seed in left:
+            for kind, data in play_seeds(setup, [(seed - first_seed + 1, seed)]):
+                if kind == "record":
+                    tally.add(data)
+                else:
+                    failed(data)
+        done += size
+        advance(size)
