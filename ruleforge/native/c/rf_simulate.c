@@ -2,7 +2,8 @@
  * counts per game (ruleforge/balance/records.py, stats.py), without a Python object per game.
  *
  * Hand-written; included by rf_module.c. Each seat draws below(n) over the legal actions from its
- * own xoshiro256** stream, seeded with rf_agent_seed(game seed, seat), as RandomAgent draws. A
+ * own xoshiro256** stream, seeded with rf_agent_seed(game seed, seat), as RandomAgent draws.
+ * Games of seeds from 0 to 2**63 only (the caller checks): their decimal text is Python's. A
  * per-game number (a total, an item's points, a length, a measure, a margin, the mean branching)
  * is counted into a column: a small table of (value, count), since such numbers take few values.
  * A game that traps, or passes the decision limit, is not counted: its seed is handed back, and
@@ -64,15 +65,64 @@ static PyObject *rf_column_list(const RfColumn *col, int as_float) {
     return out;
 }
 
-/* --- the agents' seeds (ruleforge/agents.py agent_seed) --------------------------------------- */
-static inline uint64_t rf_mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+/* --- the agents' seeds (ruleforge/agents.py agent_seed) ---------------------------------------
+ * A seat's seed: the first 8 bytes, big-endian, of the SHA-256 of `ruleforge-agent:SEED:SEAT`
+ * (both in decimal). SHA-256 as FIPS 180-4 gives it, for a message of one or two blocks. */
+static const uint32_t RF_SHA_K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+static inline uint32_t rf_rotr(uint32_t x, int k) { return (x >> k) | (x << (32 - k)); }
+
+static void rf_sha_block(uint32_t *h, const uint8_t *block) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)block[4 * i] << 24 | (uint32_t)block[4 * i + 1] << 16 | (uint32_t)block[4 * i + 2] << 8 |
+               (uint32_t)block[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = rf_rotr(w[i - 15], 7) ^ rf_rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = rf_rotr(w[i - 2], 17) ^ rf_rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = hh + (rf_rotr(e, 6) ^ rf_rotr(e, 11) ^ rf_rotr(e, 25)) + ((e & f) ^ (~e & g)) + RF_SHA_K[i] + w[i];
+        uint32_t t2 = (rf_rotr(a, 2) ^ rf_rotr(a, 13) ^ rf_rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }
 
-static inline uint64_t rf_agent_seed(uint64_t seed, int64_t seat) {
-    return rf_mix(rf_mix(seed) ^ ((uint64_t)(seat + 1) * 0x9E3779B97F4A7C15ull));
+/* the decimal digits of n after `at`: where they end */
+static int rf_decimal(uint8_t *at, uint64_t n) {
+    char digits[24];
+    int k = 0;
+    do { digits[k++] = (char)('0' + n % 10); n /= 10; } while (n);
+    for (int i = 0; i < k; i++) at[i] = (uint8_t)digits[k - 1 - i];
+    return k;
+}
+
+static uint64_t rf_agent_seed(uint64_t seed, int64_t seat) {
+    static const char head[] = "ruleforge-agent:";
+    uint8_t msg[128] = {0};
+    int n = (int)sizeof head - 1;
+    memcpy(msg, head, (size_t)n);
+    n += rf_decimal(msg + n, seed);
+    msg[n++] = ':';
+    n += rf_decimal(msg + n, (uint64_t)seat);
+    uint64_t bits = (uint64_t)n * 8;
+    msg[n] = 0x80;
+    int blocks = n + 9 <= 64 ? 1 : 2;
+    for (int i = 0; i < 8; i++) msg[blocks * 64 - 1 - i] = (uint8_t)(bits >> (8 * i));
+    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    for (int b = 0; b < blocks; b++) rf_sha_block(h, msg + 64 * b);
+    return (uint64_t)h[0] << 32 | h[1];
 }
 
 /* --- the batch -------------------------------------------------------------------------------- */
