@@ -182,37 +182,8 @@ static PyObject *rf_py_chooser(PyObject *self, PyObject *arg) {
     return PyLong_FromLongLong(st->over || st->chooser == RF_NONE ? -1 : (long long)st->chooser);
 }
 
-static PyObject *rf_py_new(PyObject *self, PyObject *arg) {
-    (void)self;
-    uint64_t seed = (uint64_t)PyLong_AsUnsignedLongLongMask(arg);
-    if (PyErr_Occurred()) return NULL;
-    PyObject *buf = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)sizeof(State));
-    if (buf == NULL) return NULL;
-    rf_new((State *)PyByteArray_AS_STRING(buf), seed);
-    return buf;
-}
 
-static PyObject *rf_py_take(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    (void)self;
-    if (nargs != 2) { PyErr_SetString(PyExc_TypeError, "take(state, index)"); return NULL; }
-    State *st = rf_state_of(args[0]);
-    if (st == NULL) return NULL;
-    long k = PyLong_AsLong(args[1]);
-    if (k == -1 && PyErr_Occurred()) return NULL;
-    if (k < 0 || k >= st->nlegal) { PyErr_SetString(PyExc_IndexError, "no such legal action"); return NULL; }
-    return PyLong_FromLong(rf_take(st, (int32_t)k));
-}
 
-static PyObject *rf_py_legal(PyObject *self, PyObject *arg) {
-    (void)self;
-    State *st = rf_state_of(arg);
-    if (st == NULL) return NULL;
-    int32_t n = st->over || st->err ? 0 : st->nlegal;
-    PyObject *out = PyTuple_New(n);
-    if (out == NULL) return NULL;
-    for (int32_t i = 0; i < n; i++) PyTuple_SET_ITEM(out, i, PyLong_FromLong(st->legal[i]));
-    return out;
-}
 
 /* (chooser or -1, over, err, steps, turn, nlegal) */
 static PyObject *rf_py_status(PyObject *self, PyObject *arg) {
@@ -312,10 +283,6 @@ static PyObject *rf_py_playouts(PyObject *self, PyObject *const *args, Py_ssize_
     return Py_BuildValue("(LLLNNN)", (long long)games, (long long)decisions, (long long)traps, s, w, trapped);
 }
 
-static PyObject *rf_py_size(PyObject *self, PyObject *unused) {
-    (void)self; (void)unused;
-    return PyLong_FromSize_t(sizeof(State));
-}
 
 #include "rf_simulate.c"
 
@@ -366,20 +333,16 @@ static PyObject *rf_py_counts(PyObject *self, PyObject *const *args, Py_ssize_t 
 }
 
 static PyMethodDef rf_methods[] = {
-    {"new", rf_py_new, METH_O, "A new game from a seed, run to its first decision: its state."},
     {"bind", rf_py_bind, METH_O, "The catalogue of Actions that legal lists hand out by id."},
     {"start", rf_py_start, METH_O, "A new game from a seed: (state, its legal actions)."},
     {"step", (PyCFunction)(void (*)(void))rf_py_step, METH_FASTCALL, "Take the k-th legal action: the next legal actions."},
     {"chooser", rf_py_chooser, METH_O, "The player deciding, or -1."},
-    {"take", (PyCFunction)(void (*)(void))rf_py_take, METH_FASTCALL, "Take the k-th legal action."},
-    {"legal", rf_py_legal, METH_O, "The legal actions, as ids of the action catalogue."},
     {"status", rf_py_status, METH_O, "(chooser, over, err, steps, turn, nlegal)."},
     {"read", rf_py_read, METH_O, "The state as lists: (zones, w, f, v, p, b, rng)."},
     {"ranks", rf_py_ranks, METH_O, "Each player's ranking key."},
     {"playouts", (PyCFunction)(void (*)(void))rf_py_playouts, METH_FASTCALL, "Random playouts, whole, in C."},
     {"counts", (PyCFunction)(void (*)(void))rf_py_counts, METH_FASTCALL, "Move counts to a depth, as perft counts."},
     {"simulate", (PyCFunction)(void (*)(void))rf_py_simulate, METH_FASTCALL, "Random games counted as simulate counts them."},
-    {"state_size", rf_py_size, METH_NOARGS, "sizeof(State)."},
     {NULL, NULL, 0, NULL},
 };
 
