@@ -16,7 +16,20 @@ from collections.abc import Callable
 from .. import geometry
 from ..runtime import NO_ENTRY, Action
 from . import ctree as c
-from .common import NONE, ST, NotLowered, call, form, is_const, is_name, pusher, safe_name, st_field, truth
+from .common import (
+    NONE,
+    ST,
+    NotLowered,
+    call,
+    form,
+    is_const,
+    is_name,
+    portable_chance,
+    pusher,
+    safe_name,
+    st_field,
+    truth,
+)
 from .scope import Scope
 from .sequences import SequenceLowering
 
@@ -456,6 +469,7 @@ class ExpressionLowering(SequenceLowering):
         """`random(seq)`: one of the sequence's items, drawn with the game's generator
         (docs/random.md); from nothing, an error."""
         _, source = node.args
+        portable_chance()
         array, length = self.scope.buffer()
         push = pusher(array, length)
         fill = [c.Assign(length, c.Int(0)), *self.each(source, push, False)]

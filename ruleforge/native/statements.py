@@ -6,7 +6,7 @@ import ast as py
 
 from ..compiler.pytree import POS
 from . import ctree as c
-from .common import ST, NotLowered, call, form, is_name, pusher, st_field
+from .common import ST, NotLowered, call, form, is_name, portable_chance, pusher, st_field
 from .expressions import ExpressionLowering
 
 # `Z = st.z` and the like: read through the state
@@ -252,6 +252,7 @@ class StatementLowering(ExpressionLowering):
             return call("rf_zone", ST, index)
 
         if name == "shuffle":
+            portable_chance()
             return call("rf_shuffle", ST, zone(args[0]))
         if name == "deal":
             n, src, base, players = args
