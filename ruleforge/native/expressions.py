@@ -210,22 +210,11 @@ class ExpressionLowering(SequenceLowering):
             return self.end_of(base.values[0], last=is_const(index, -1), empty=empty)
         if self.is_zone(base):
             return call("rf_item", ST, self.zone(base), self.scalar(index))
-        if is_name(base, "V"):
-            return c.Index(st_field("v"), self.checked(index, self.n_vars))
         if isinstance(base, py.Attribute) and is_name(base.value, "st") and base.attr == "opt":
             return c.Index(self.options_table(), self.checked(index, max(1, len(self.program.option_values))))
-        if (isinstance(base, py.Attribute) and is_name(base.value, "st") and base.attr in ("w", "f")
-                or is_name(base, "W") or is_name(base, "F")):
-            field = base.attr if isinstance(base, py.Attribute) else base.id.lower()
-            return c.Index(st_field(field), call("rf_comp", ST, self.scalar(index)))
-        if is_name(base, "B"):
-            return c.Index(st_field("b"), self.checked(index, self.n_breakdown))
-        if isinstance(base, py.Name) and base.id in self.scope.arrays:
-            array, size = self.scope.arrays[base.id]
-            return c.Index(array, self.checked(index, size))
-        if isinstance(base, py.Subscript) and is_name(base.value, "P"):
-            prop = self.static_int(base.slice)
-            return c.Index(c.Index(st_field("p"), c.Int(prop)), self.checked(index, "NC"))
+        held = self.state_item(base, index)
+        if held is not None:
+            return held
         if (isinstance(base, py.Name) and isinstance(self.ns.get(base.id), dict) and base.id not in self.scope.names
                 and not base.id.startswith("ACT_")):
             table, low, span = self.dict_table(base.id)
@@ -286,6 +275,28 @@ class ExpressionLowering(SequenceLowering):
                          call("rf_key", ST, self.scalar(key), c.Int(lows[level]), c.Int(spans[level]),
                               c.Int(int(nones[level]))))
         return table, index, given + len(keys)
+
+    def state_item(self, base: py.expr, index: py.expr) -> c.Expr | None:
+        """`base[index]` where it is a place of the state or of the function (read or written
+        alike): where a component is or came from, a variable, a score item, a trigger's count,
+        a local array, a property; None for any other subscript."""
+        if (isinstance(base, py.Attribute) and is_name(base.value, "st") and base.attr in ("w", "f")
+                or is_name(base, "W") or is_name(base, "F")):
+            field = base.attr if isinstance(base, py.Attribute) else base.id.lower()
+            return c.Index(st_field(field), call("rf_comp", ST, self.scalar(index)))
+        if is_name(base, "V"):
+            return c.Index(st_field("v"), self.checked(index, self.n_vars))
+        if is_name(base, "B"):
+            return c.Index(st_field("b"), self.checked(index, self.n_breakdown))
+        if is_name(base, "FIRED"):  # a trigger's firings, counted for the statistics
+            return c.Index(st_field("fired"), self.checked(index, max(1, len(self.ns["FIRED"]))))
+        if isinstance(base, py.Name) and base.id in self.scope.arrays:
+            array, size = self.scope.arrays[base.id]
+            return c.Index(array, self.checked(index, size))
+        if isinstance(base, py.Subscript) and is_name(base.value, "P"):
+            prop = self.static_int(base.slice)
+            return c.Index(c.Index(st_field("p"), c.Int(prop)), self.checked(index, "NC"))
+        return None
 
     def checked(self, index: py.expr, size: int | str) -> c.Expr:
         """An index as Python takes it (negative from the end, out of range an error);

@@ -352,23 +352,9 @@ class StatementLowering(ExpressionLowering):
         if isinstance(target, py.Attribute) and is_name(target.value, "st") and target.attr in _STATE_FIELDS:
             return st_field(target.attr)
         if isinstance(target, py.Subscript):
-            base, index = target.value, target.slice
-            if (isinstance(base, py.Attribute) and is_name(base.value, "st") and base.attr in ("w", "f")
-                    or is_name(base, "W") or is_name(base, "F")):
-                field = base.attr if isinstance(base, py.Attribute) else base.id.lower()
-                return c.Index(st_field(field), call("rf_comp", ST, self.scalar(index)))
-            if is_name(base, "V"):
-                return c.Index(st_field("v"), self.checked(index, self.n_vars))
-            if is_name(base, "FIRED"):  # a trigger's firings, counted for the statistics
-                return c.Index(st_field("fired"), self.checked(index, max(1, len(self.ns["FIRED"]))))
-            if is_name(base, "B"):
-                return c.Index(st_field("b"), self.checked(index, self.n_breakdown))
-            if isinstance(base, py.Name) and base.id in self.scope.arrays:
-                array, size = self.scope.arrays[base.id]
-                return c.Index(array, self.checked(index, size))
-            if isinstance(base, py.Subscript) and is_name(base.value, "P"):
-                prop = self.static_int(base.slice)
-                return c.Index(c.Index(st_field("p"), c.Int(prop)), self.checked(index, "NC"))
+            held = self.state_item(target.value, target.slice)
+            if held is not None:
+                return held
         if isinstance(target, py.Attribute) and is_name(target.value, "st") and target.attr == "turn":
             return st_field("turn")
         raise NotLowered(f"an assignment to {form(target)}")

@@ -19,7 +19,7 @@ from ..diagnostics import GameError
 from ..engine import Game
 from ..native.engine import native_engine
 from ..native.game import NativeGame
-from .backends import BackendsDiffer
+from .backends import BackendsDiffer, _apply, _start
 
 
 def compare_native(program: Any, seed: int, choices: random.Random) -> int:
@@ -47,21 +47,6 @@ def compare_native(program: Any, seed: int, choices: random.Random) -> int:
             raise reference_error
     _same_end(seed, decisions, reference, native)
     return decisions
-
-
-def _start(make) -> tuple[Any, GameError | None]:
-    try:
-        return make(), None
-    except GameError as err:
-        return None, err
-
-
-def _apply(game: Game, k: int) -> GameError | None:
-    try:
-        game._apply_unchecked(game._legal[k])
-    except GameError as err:
-        return err
-    return None
 
 
 def _same_error(seed: int, decision: int, reference: GameError | None, native: GameError | None) -> None:

@@ -244,7 +244,7 @@ static PyObject *rf_py_ranks(PyObject *self, PyObject *arg) {
 /* playouts(games, first_seed, agent_seed, record): random playouts played whole in C. The game
  * seeds are first_seed, first_seed + 1, ...; the choices come from one xoshiro256** stream seeded
  * with agent_seed, each a below(n) over the legal actions. Returns (games, decisions, traps,
- * score sums per player, wins per player (a tie counts for each winner), seeds of trapped games). */
+ * score sums per player, wins per player (a tie counts for each winner), an empty list). */
 static PyObject *rf_py_playouts(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 3) { PyErr_SetString(PyExc_TypeError, "playouts(games, first_seed, agent_seed)"); return NULL; }
