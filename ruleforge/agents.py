@@ -1,7 +1,10 @@
 """Players that choose actions: seeded random, one-step greedy, and a human at a prompt.
 
 Agents see a game only through the public Game API. Each automatic agent owns its own
-`random.Random`, so a game's outcome depends only on the game seed and the agent seeds.
+generator, so a game's outcome depends only on the game seed and the agent seeds: the random
+agent draws with the game's generator (`chance.Stream`, xoshiro256**), so that any engine that
+plays ruleforge's rules makes the very same random choices; the greedy and search agents draw
+their look-ahead from a `random.Random`.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, Protocol
 
+from . import chance
 from .diagnostics import GameError
 from .engine import Action, Game
 from .human import AgentAbort, HumanAgent
@@ -44,18 +48,29 @@ def agent_seed(seed: int, seat: int) -> int:
 
 
 class RandomAgent:
-    """Uniform over the legal actions: the cheap baseline for simulations."""
+    """Uniform over the legal actions: the cheap baseline for simulations. It takes action
+    `below(len(actions))` of its own xoshiro256** stream seeded with `seed` (`chance.Stream`),
+    as a native engine's random playout does; with `generator` the legacy one (to replay a game
+    made with it) it takes `random.Random(seed).randrange(len(actions))`, as it did then."""
 
     name = "random"
 
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int = 0, generator: str = chance.GENERATOR):
+        self.rng = chance.Stream(seed) if generator == chance.XOSHIRO else _LegacyStream(seed)
 
     def choose(self, game: Game) -> Action:
         # the engine's own list, read only: `legal_actions()` copies it and makes an `Action` of
         # every plain pair, which a playout that takes one of them need not pay for
         actions = game._legal
-        return actions[self.rng.randrange(len(actions))]
+        return actions[self.rng.below(len(actions))]
+
+
+class _LegacyStream(random.Random):
+    """LEGACY: the random agent's choices before xoshiro256** (`randrange` of a Mersenne
+    Twister), kept to replay the games made with the legacy generator (see chance.py)."""
+
+    def below(self, n: int) -> int:
+        return self.randrange(n)
 
 
 class GreedyAgent:
@@ -261,14 +276,15 @@ class DesignerAgent:
 
 
 def make_agent(name: str, seed: int, input_fn: Callable[[str], str] = input,
-               output_fn: Callable[[str], Any] = print) -> Agent:
-    """The agent of one checked name (see `agent_name`), seeded with `seed`."""
+               output_fn: Callable[[str], Any] = print, generator: str = chance.GENERATOR) -> Agent:
+    """The agent of one checked name (see `agent_name`), seeded with `seed`; a random agent
+    draws with `generator` (the game's: the legacy one replays a game made with it)."""
     if name == "human":
         return HumanAgent(input_fn, output_fn)
     if name == "greedy":
         return GreedyAgent(seed)
     if name == "random":
-        return RandomAgent(seed)
+        return RandomAgent(seed, generator)
     if name == "mcts" or name.startswith("mcts:"):
         from .search import MCTSAgent
 
@@ -282,8 +298,9 @@ def make_agent(name: str, seed: int, input_fn: Callable[[str], str] = input,
     return DesignerAgent(name, inner)
 
 
-def make_agents(spec: str, players: int, seed: int,
-                input_fn: Callable[[str], str] = input, output_fn: Callable[[str], Any] = print) -> list[Agent]:
-    """Agents from 'human,random,greedy' (see `agent_names`); automatic ones seeded per seat."""
-    return [make_agent(name, agent_seed(seed, seat), input_fn, output_fn)
+def make_agents(spec: str, players: int, seed: int, input_fn: Callable[[str], str] = input,
+                output_fn: Callable[[str], Any] = print, generator: str = chance.GENERATOR) -> list[Agent]:
+    """Agents from 'human,random,greedy' (see `agent_names`); automatic ones seeded per seat,
+    random ones drawing with `generator` (the game's)."""
+    return [make_agent(name, agent_seed(seed, seat), input_fn, output_fn, generator)
             for seat, name in enumerate(agent_names(spec, players))]

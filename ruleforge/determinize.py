@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from . import simultaneous
+from . import chance, simultaneous
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -106,7 +106,7 @@ def determinize(game: Game, player: int, rng: random.Random) -> Game:
         for (zi, i), c in zip(places[kind], comps):
             st.z[zi][i] = c
             st.w[c] = zi
-    st.rng = rng.getrandbits(64)
+    st.rng = chance.reseeded(st.rng, rng.getrandbits(64))  # the chance to come, of the game's own generator
     simultaneous.resample(out, player, rng)  # the others' pending choices of a `turn together`
     if pool:
         out._refresh_legal()

@@ -7,7 +7,7 @@ import json
 import random
 from typing import Any, NamedTuple
 
-from . import inspection, rule_errors, runtime, simultaneous
+from . import chance, inspection, rule_errors, runtime, simultaneous
 from .ast import Pos
 from .compiler import Program
 from .compiler.pytree import compile_expression
@@ -17,7 +17,11 @@ from .limits import LIMITS
 from .rule_errors import where as _where
 from .runtime import Action, State
 
-STATE_FORMAT = "ruleforge-state/1"
+STATE_FORMAT = "ruleforge-state/2"
+STATE_FORMATS = ("ruleforge-state/1", STATE_FORMAT)
+"""The saved states `Rules.load_game` reads. Version 2 names the generator (`generator`, its state
+`rng` four numbers for xoshiro256**); version 1, which has no `generator`, plays on with the legacy
+one (its `rng` one number)."""
 
 
 class ActionParts(NamedTuple):
@@ -33,18 +37,24 @@ def player_name(p: int | None) -> str:
 
 
 class Game:
-    """One game in progress. Create it with `Rules.new_game`; everything else is here."""
+    """One game in progress. Create it with `Rules.new_game`; everything else is here.
+
+    Its chance comes from the generator it was started with (`generator`, one of
+    `chance.GENERATORS`: xoshiro256** unless a file made with the legacy one is replayed), whose
+    state is `state.rng`; the state alone tells which it is (`chance.generator_of`: four words in a
+    tuple, or the legacy int), so a clone, a saved game and a determinization keep it."""
 
     __slots__ = ("program", "state", "seed", "_legal", "_labels", "_placed", "_log_text")
 
-    def __init__(self, program: Program, seed: int, state: State | None = None):
+    def __init__(self, program: Program, seed: int, state: State | None = None,
+                 generator: str = chance.GENERATOR):
         self.program = program
         self.seed = seed
         self._labels: list[str] | None = None
         self._placed: set[int] = set()  # components placed by `put`, for building positions
         self._log_text: tuple[list, list[str], Any] | None = None  # see _log_json
         if state is None:
-            self.state = self._initial_state(seed)
+            self.state = self._initial_state(seed, generator)
             self._legal: list[Action] = []
             self._advance()
         else:
@@ -53,14 +63,20 @@ class Game:
             self._refresh_legal()
 
     # --- setup -----------------------------------------------------------------------
-    def _initial_state(self, seed: int) -> State:
+    @property
+    def generator(self) -> str:
+        """The name of the generator the game draws its chance from (see `chance`)."""
+        return chance.generator_of(self.state.rng)
+
+    def _initial_state(self, seed: int, generator: str) -> State:
         """The components where they start, variables at their initial values: built once
-        per program, then copied (a list copy is cheaper than building every list again)."""
+        per program, then copied (a list copy is cheaper than building every list again); the
+        generator seeded from `seed`."""
         prog = self.program
         if prog.initial is None:
             prog.initial = self._build_initial_state()
         st = prog.initial.clone()
-        st.rng = runtime.seed_state(seed)
+        st.rng = chance.initial(seed, generator)
         return st
 
     def _build_initial_state(self) -> State:
@@ -735,7 +751,7 @@ class Game:
         (`digest` serialises the live lists directly, with no copy)."""
         return {
             "format": STATE_FORMAT, "game": self.program.model.title, "players": self.players,
-            "seed": self.seed,
+            "seed": self.seed, "generator": self.generator,
             "options": dict(zip(self.program.option_names, self.program.option_values)),
             "state": {key: _plain(value) for key, value in self._state_json().items()},
         }

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import chance
 from .compiler.flow import compile_failed
 from .compiler.program import UNCOMPILED
 from .engine import Game, as_action, record_action
@@ -57,11 +58,12 @@ def action_generators(program, defined: dict[str, Any]) -> tuple:
     return tuple(defined.get(f"flow_act_{aid}") for aid in range(len(program.apply_records)))
 
 
-def new_flow_game(program, seed: int) -> Game:
-    """A game on the generator back end when its rules compile there, else on blocks."""
+def new_flow_game(program, seed: int, generator: str = chance.GENERATOR) -> Game:
+    """A game on the generator back end when its rules compile there, else on blocks; its
+    chance from `generator` (see `chance`)."""
     if flow_main(program) is None:
-        return Game(program, seed)
-    return FlowGame(program, seed)
+        return Game(program, seed, generator=generator)
+    return FlowGame(program, seed, generator)
 
 
 class FlowGame(Game):
@@ -75,13 +77,13 @@ class FlowGame(Game):
 
     __slots__ = ("_gen", "_st")
 
-    def __init__(self, program, seed: int):  # noqa: D107 - Game's own fields, then the generator
+    def __init__(self, program, seed: int, generator: str = chance.GENERATOR):  # noqa: D107 - Game's fields, then the generator
         self.program = program
         self.seed = seed
         self._labels = None
         self._placed = set()
         self._log_text = None
-        self._st = self._initial_state(seed)
+        self._st = self._initial_state(seed, generator)
         self._legal = []
         flow = flow_main(program)
         if flow is None:
@@ -98,6 +100,10 @@ class FlowGame(Game):
     @state.setter
     def state(self, value) -> None:
         self._st = value
+
+    @property
+    def generator(self) -> str:
+        return chance.generator_of(self._st.rng)  # the state's own: no hand-over
 
     @property
     def is_over(self) -> bool:
@@ -170,7 +176,7 @@ class FlowGame(Game):
             return
         history = [(e[2], e[3]) for e in self._st.log if e[0] == "act"]
         self._gen = None
-        game = Game(self.program, self.seed)
+        game = Game(self.program, self.seed, generator=self.generator)
         for action in history:
             _apply_on_blocks(game, action)
         self._st = game.state

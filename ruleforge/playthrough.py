@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from . import limits
+from . import chance, limits
 from .agents import agent_names, make_agents
 from .diagnostics import GameError
 from .engine import Action, Game, player_name
@@ -73,6 +73,7 @@ class Playthrough:
     seed: int
     options: dict[str, Any]
     agents: tuple[str, ...]
+    generator: str = chance.GENERATOR  # what the seed seeds: the legacy one only to replay a record made with it
     game: Game | None = None
     setup: list[LogLine] = attrs.Factory(list)
     setup_shown: list[Shown] = attrs.Factory(list)
@@ -106,7 +107,8 @@ class Playthrough:
         agents = self.agents
         who = agents[0] if len(set(agents)) == 1 else ", ".join(
             f"{player_name(p)} {name}" for p, name in enumerate(agents))
-        head = f"{self.title}: {self.players} players, seed {self.seed}, agents {who}"
+        generator = "" if self.generator == chance.LEGACY else f", generator {self.generator}"  # as records were
+        head = f"{self.title}: {self.players} players, seed {self.seed}{generator}, agents {who}"
         if self.options:
             head += ", options " + " ".join(f"{k}={_option_text(v)}" for k, v in self.options.items())
         return head
@@ -132,7 +134,7 @@ class Playthrough:
         included), and each action as `aid` and `args`, enough to replay it."""
         return {
             "format": FORMAT, "game": self.title, "players": self.players, "seed": self.seed,
-            "options": dict(self.options), "agents": list(self.agents),
+            "generator": self.generator, "options": dict(self.options), "agents": list(self.agents),
             "setup": [_line_json(line) for line in self.setup],
             "setup_shown": [_shown_json(s) for s in self.setup_shown],
             "decisions": [{"decision": d.number, "player": player_name(d.player), "legal": d.legal,
@@ -166,9 +168,11 @@ class PlaythroughError(GameError):
 
 
 def playthrough(rules: Rules, players: int, seed: int = 0, agents: str | Sequence[str] | None = None,
-                options: dict[str, Any] | None = None, max_decisions: int | None = None) -> Playthrough:
+                options: dict[str, Any] | None = None, max_decisions: int | None = None,
+                generator: str = chance.GENERATOR) -> Playthrough:
     """Play one game between automatic agents (`agents` as `ruleforge play` takes them, seat by
-    seat; default random), seeded from `seed` as `simulate` seeds them, and record it.
+    seat; default random), seeded from `seed` as `simulate` seeds them, and record it. The game
+    and its random agents draw from `generator` (the legacy one replays a record made with it).
 
     Stops after `max_decisions` (default: the `decisions_per_game` limit) with `stopped` set.
     A bad player count, option or agent raises GameError before anything is played; a rule that
@@ -182,7 +186,7 @@ def playthrough(rules: Rules, players: int, seed: int = 0, agents: str | Sequenc
                         "use `ruleforge play` for a human seat")
     options = dict(options or {})
     rules.program(players, options)  # a bad player count or option is the caller's, not a rule's
-    record = Playthrough(rules.title, players, seed, options, tuple(names))
+    record = Playthrough(rules.title, players, seed, options, tuple(names), generator)
     guard = limits.raised(decisions_per_game=max_decisions) if max_decisions else contextlib.nullcontext()
     with guard:
         _play(rules, record)
@@ -193,14 +197,14 @@ def _play(rules: Rules, record: Playthrough) -> None:
     """Play `record`'s game into it, one decision at a time."""
     n = record.players
     try:
-        game = rules.new_game(n, record.seed, record.options or None)
+        game = rules.new_game(n, record.seed, record.options or None, generator=record.generator)
     except GameError as err:
         raise PlaythroughError(f"setup: {err}", err.pos, None) from None
     record.game = game
     record.setup = _log_since(game, 0)
     seen = [0] * n
     record.setup_shown = _shown_since(game, seen)
-    seats = make_agents(",".join(record.agents), n, record.seed)
+    seats = make_agents(",".join(record.agents), n, record.seed, generator=record.generator)
     limit = limits.LIMITS.decisions_per_game  # read now: a `with limits.raised(...)` is in force
     while not game.is_over:
         if len(record.decisions) >= limit:

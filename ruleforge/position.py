@@ -1,6 +1,8 @@
 """Positions written by hand: the contents of some zones by label, plus properties and
 variables. A position becomes a game whose flow stands where setup left it, ready to be
-scored; components the position asks for beyond the game's own set are added."""
+scored; components the position asks for beyond the game's own set are added. Its setup and
+the chance to come are drawn from `seed` by `generator` (none: the legacy generator, which the
+positions written before the generator was named were made with; see ruleforge/chance.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from . import chance
 from .diagnostics import GameError
 from .engine import Game
 from .limits import LIMITS, describe
@@ -131,9 +134,9 @@ def _unknown_label(entry: Entry, labels: list[str]) -> GameError:
 def build_position(rules: Rules, data: Any) -> Game:
     if not isinstance(data, dict) or data.get("format") != POSITION_FORMAT:
         raise GameError(f"not a position (expected \"format\": \"{POSITION_FORMAT}\")")
-    unknown = sorted(set(data) - {"format", "players", "seed", "zones", "props", "vars"})
+    unknown = sorted(set(data) - {"format", "players", "seed", "generator", "zones", "props", "vars"})
     if unknown:
-        raise _fail(unknown[0], "unknown key (a position has format, players, seed, zones, props and vars)")
+        raise _fail(unknown[0], "unknown key (a position has format, players, seed, generator, zones, props and vars)")
     players = data.get("players")
     if not isinstance(players, int) or isinstance(players, bool) or abs(players) > BIGGEST:
         raise _fail("players", "must be a number")  # out of the game's range: new_game says so
@@ -143,7 +146,11 @@ def build_position(rules: Rules, data: Any) -> Game:
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) > BIGGEST:
         raise _fail("seed", "must be a whole number of at most 64 bits")
-    probe = rules.new_game(players, seed=seed)
+    generator = data.get("generator", chance.LEGACY)
+    if generator not in chance.GENERATORS:
+        known = " or ".join(f'"{name}"' for name in chance.GENERATORS)
+        raise _fail("generator", f"must be {known} (none: the legacy \"{chance.LEGACY}\")")
+    probe = rules.new_game(players, seed=seed, generator=generator)
     keys = _zone_keys(probe)
     fills: list[tuple[int, list[Entry]]] = []
     for key, value in zones_data.items():
@@ -162,7 +169,7 @@ def build_position(rules: Rules, data: Any) -> Game:
         raise GameError(f"position: it asks for {extra:,} components beyond the game's own {own:,}: more than "
                         f"a game may have ({describe('components')})")
     extras = tuple(sorted((wanted - have).elements()))
-    game = Game(rules.program(players, None, extras), seed)
+    game = Game(rules.program(players, None, extras), seed, generator=generator)
     for c, entry in _place(game, fills):
         _set_component_props(game, c, entry.props, entry.where)
     game.state.f = [-1] * len(game.state.w)  # a position written by hand knows no moves

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-import random
 from pathlib import Path
 from typing import Any
 
-from . import simultaneous
+from . import chance, simultaneous
 from .ast import Pos
 from .checker import check
 from .compiler import Program, compile_program
 from .diagnostics import Diagnostic, GameError, RulesError
 from .display import KindDisplay
-from .engine import STATE_FORMAT, Game
+from .engine import STATE_FORMAT, STATE_FORMATS, Game
 from .flowplay import new_flow_game
 from .loader import load_source
 from .runtime import State
@@ -132,8 +131,9 @@ class Rules:
 
     def _trial_game(self, players: int, seed: int) -> None:
         """Play one game of random legal actions, reading labels, views and scores as a
-        player would; a GameError becomes a RulesError at the rule it names."""
-        rng = random.Random(seed)
+        player would; a GameError becomes a RulesError at the rule it names. The actions are
+        drawn as a random agent draws them (`chance.Stream`)."""
+        pick = chance.Stream(seed).below
         listed = 0
         try:
             game = Game(self.program(players), seed)  # it reads labels and views as it goes: the block machine
@@ -142,7 +142,7 @@ class Rules:
                 listed += len(legal)
                 if listed > TRIAL_WORK:  # a huge game: what it has shown so far must do
                     break
-                action = legal[rng.randrange(len(legal))]
+                action = legal[pick(len(legal))]
                 game.label(action)
                 game._apply_unchecked(action)
             game.scores()
@@ -164,36 +164,38 @@ class Rules:
         return RulesError([Diagnostic(pos, message)], self.sources)
 
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None,
-                 compiled: bool = False, engine: str = "reference") -> Game:
-        """A new game; `compiled` plays it on the compiled build (see `program`). `engine`:
-        "reference" (Python), "native" or "auto" (the native engine, ruleforge/native/, where
-        these rules lower and a C compiler builds them; else the reference engine and one
-        NativeEngineWarning saying why)."""
+                 compiled: bool = False, generator: str = chance.GENERATOR, engine: str = "reference") -> Game:
+        """A new game; `compiled` plays it on the compiled build (see `program`). Its chance
+        comes from `generator` seeded with `seed`: xoshiro256**, or the legacy splitmix64-mt to
+        replay a game made with it (see ruleforge/chance.py). `engine`: "reference" (Python),
+        "native" or "auto" (the native engine, ruleforge/native/, where these rules lower and a
+        C compiler builds them; else the reference engine and one NativeEngineWarning saying why)."""
         if type(seed) is not int:
             raise GameError(f"the seed must be a whole number, not {seed!r}")
+        check_generator(generator)
         if engine not in ENGINES:
             raise GameError(f"no engine named {engine!r}: the engines are {', '.join(ENGINES)}")
         key = (players, (), ()) + (("compiled",) if compiled else ())
         prog = None if options else self._programs.get(key)  # simulations: no checks again
         prog = prog or self.program(players, options, compiled=compiled)
-        if engine != "reference":
+        if engine != "reference" and generator == chance.GENERATOR:
             from .native import new_native_game
 
             return new_native_game(prog, seed)
-        return new_flow_game(prog, seed)
+        return new_flow_game(prog, seed, generator)
 
     def load_game(self, data: dict[str, Any]) -> Game:
         """Restore a game saved with `Game.to_json`; malformed data raises GameError."""
         from .state_io import check_game_header, state_from_json
 
-        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        if not isinstance(data, dict) or data.get("format") not in STATE_FORMATS:
             raise GameError(f"not a saved ruleforge state (expected \"format\": \"{STATE_FORMAT}\")")
-        players, seed, options = check_game_header(self.model.players, data)
+        players, seed, options, generator = check_game_header(self.model.players, data)
         try:
             prog = self.program(players, options)
         except GameError as err:
             raise GameError(f"saved state: 'options': {err}") from None
-        state: State = state_from_json(prog, data.get("state"))
+        state: State = state_from_json(prog, data.get("state"), generator)
         game = Game(prog, seed, state)
         problems = game.invariant_problems()
         if problems:
@@ -205,6 +207,15 @@ class Rules:
             raise GameError(f"saved state: P{state.chooser + 1} is to decide but has no legal action "
                             "(check 'z', 'v', 'p' and 'options')")
         return game
+
+
+def check_generator(generator: Any, where: str = "") -> str:
+    """`generator` if it names one of ruleforge's generators, else GameError (`where` before it)."""
+    if generator not in chance.GENERATORS:
+        known = ", ".join(f'"{name}"' for name in chance.GENERATORS)
+        shown = repr(generator) if len(repr(generator)) <= 40 else repr(generator)[:37] + "..."
+        raise GameError(f"{where}unknown generator {shown} (generators: {known})")
+    return generator
 
 
 ENGINES = ("reference", "native", "auto")

@@ -1,19 +1,17 @@
 """The mutable game state and the small primitives that generated code calls.
 
 A state is flat lists of ints and plain values, so that cloning is a handful of list
-copies and saving is plain JSON. All chance goes through one 64-bit generator kept in
-the state itself: the same seed and actions always give the same game.
+copies and saving is plain JSON. All chance goes through one generator (ruleforge/chance.py)
+whose state is kept in the state itself: the same seed and actions always give the same game.
 """
 
 from __future__ import annotations
 
-import random
 from operator import itemgetter
 
+from . import chance
 from .geometry import SIDE_INDEX
 from .limits import LIMITS, describe
-
-MASK64 = (1 << 64) - 1
 
 
 class Action(tuple):
@@ -194,23 +192,23 @@ def ready_when_listed(rows: dict, aid: int, choices: list[list], *args):
     return made
 
 
-# --- chance -------------------------------------------------------------------------
-
-
-def seed_state(seed: int) -> int:
-    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK64
+# --- chance -------------------------------------------------------------------------------
+# The generator is ruleforge/chance.py; these are the calls the rules make of it. A state's
+# generator is told by its `rng`: a tuple of four words is xoshiro256**, an int the legacy one.
 
 
 def rand_below(st: State, n: int) -> int:
-    """A uniform integer in [0, n) from the state's splitmix64 generator."""
-    st.rng = x = (st.rng + 0x9E3779B97F4A7C15) & MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-    x ^= x >> 31
-    return (x * n) >> 64
+    """A uniform integer in [0, n) from the state's generator (1 <= n < 2**63)."""
+    rng = st.rng
+    if type(rng) is tuple:
+        k, st.rng = chance.below(rng, n)
+    else:
+        k, st.rng = chance.legacy_below(rng, n)
+    return k
 
 
 def rand_choice(st: State, seq):
+    """`random(...)`: one of the items, each as likely: `seq[below(len(seq))]`."""
     seq = list(seq)
     if not seq:
         raise RuntimeError("random() was asked to pick from nothing")
@@ -218,10 +216,10 @@ def rand_choice(st: State, seq):
 
 
 def shuffle(st: State, zi: int) -> None:
-    """Shuffle a zone: one draw of the state's generator seeds the standard library's
-    Fisher-Yates, which is three times faster than drawing each swap here."""
+    """Shuffle a zone with the state's generator (Fisher-Yates from the top, see chance.py)."""
     z = st.z[zi]
-    random.Random(rand_below(st, 1 << 62)).shuffle(z)
+    rng = st.rng
+    st.rng = chance.shuffle(rng, z) if type(rng) is tuple else chance.legacy_shuffle(rng, z)
     f = st.f
     for c in z:  # where each came from no longer says where it is
         f[c] = -1

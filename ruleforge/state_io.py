@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import simultaneous
+from . import chance, simultaneous
 from .compiler import Program
 from .diagnostics import GameError
 from .model import ANY, PLAYER, Type
@@ -403,8 +403,28 @@ def _copy(x: Any) -> Any:
     return [_copy(i) for i in x] if isinstance(x, list) else x
 
 
-def state_from_json(prog: Program, data: Any) -> State:
-    """A State from the `state` part of a saved game; GameError naming the first bad field."""
+def _rng(data: dict, generator: str) -> int | tuple[int, int, int, int]:
+    """The generator's state: for xoshiro256** four 64-bit numbers, not all 0 (it would draw
+    nothing but 0), as the tuple the game keeps; for the legacy generator one 64-bit number."""
+    if generator == chance.LEGACY:
+        return _int(data, "rng", 0, (1 << 64) - 1)
+    if "rng" not in data:
+        raise _fail("rng", "is missing")
+    words = data["rng"]
+    if not isinstance(words, list) or len(words) != 4:
+        raise _fail("rng", f"must be a list of four numbers (the state of {generator}), not {_shown(words)}")
+    for i, word in enumerate(words):
+        problem = _int_problem(word, 0, (1 << 64) - 1)
+        if problem:
+            raise _fail("rng", f"entry {i} {problem}")
+    if not any(words):
+        raise _fail("rng", f"must not be four zeros: {generator} would draw nothing but 0")
+    return (words[0], words[1], words[2], words[3])
+
+
+def state_from_json(prog: Program, data: Any, generator: str = chance.GENERATOR) -> State:
+    """A State from the `state` part of a saved game whose chance comes from `generator`;
+    GameError naming the first bad field."""
     if not isinstance(data, dict):
         raise GameError("saved state: 'state' must be an object")
     st = State()
@@ -423,7 +443,7 @@ def state_from_json(prog: Program, data: Any) -> State:
             raise _fail("b", f"entry {i} {problem}")
     st.b = list(st.b)
     st.stack = _stack(prog, data)
-    st.rng = _int(data, "rng", 0, (1 << 64) - 1)
+    st.rng = _rng(data, generator)
     st.turn = _int(data, "turn", 0)
     st.used = _used(prog, data)
     st.seen = _seen(prog, data)
@@ -448,8 +468,9 @@ def _options_played(prog: Program, data: dict) -> list:
     return list(opt)
 
 
-def check_game_header(rules_players: tuple[int, int], data: dict) -> tuple[int, int, dict | None]:
-    """`players`, `seed` and `options` of a saved game, checked: (players, seed, options)."""
+def check_game_header(rules_players: tuple[int, int], data: dict) -> tuple[int, int, dict | None, str]:
+    """`players`, `seed`, `options` and `generator` of a saved game, checked: (players, seed,
+    options, generator). A state without `generator` (format 1) was made with the legacy one."""
     lo, hi = rules_players
     players = data.get("players")
     if _int_problem(players, lo, hi):
@@ -461,7 +482,11 @@ def check_game_header(rules_players: tuple[int, int], data: dict) -> tuple[int, 
     options = data.get("options")
     if options is not None and not isinstance(options, dict):
         raise _fail("options", f"must be an object of option name -> value, not {_shown(options)}")
-    return players, seed, options or None
+    generator = data.get("generator", chance.LEGACY)
+    if generator not in chance.GENERATORS:
+        known = ", ".join(f'"{name}"' for name in chance.GENERATORS)
+        raise _fail("generator", f"must be one of {known}, not {_shown(generator)}")
+    return players, seed, options or None, generator
 
 
 __all__ = ["check_game_header", "option_problem", "plain_problem", "state_from_json", "value_problem", "var_types"]

@@ -170,11 +170,11 @@ def test_determinize_keeps_what_a_reveal_showed() -> None:
         assert set(still) <= set(game.determinize(me, random.Random(k)).state.z[zi])
 
 
-@pytest.mark.parametrize("path, players", [(HAGAKURE, 4), (NAISHI, 2)])
-def test_search_never_reads_a_hidden_zone(path: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("path, players, seed", [(HAGAKURE, 4, 5), (NAISHI, 2, 4)])
+def test_search_never_reads_a_hidden_zone(path: str, players: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     from ruleforge.search import MCTSAgent
 
-    game = _mid_game(path, players, seed=5, decisions=6)
+    game = _mid_game(path, players, seed=seed, decisions=6)
     other = _swap_hidden(game, 0)
     assert other.view(0) == game.view(0) and other.state.z != game.state.z
 
@@ -188,6 +188,29 @@ def test_search_never_reads_a_hidden_zone(path: str, players: int, monkeypatch: 
     # The check has teeth: a search that plays the real state forward tells the two apart.
     monkeypatch.setattr(ruleforge.Game, "determinize", lambda self, p, rng: self.clone())
     assert stats(game) != stats(other)
+
+
+@pytest.mark.xfail(strict=True, reason="known leak: MCTSAgent judges when a playout stops against every player's "
+                                       "standing in the real game (`_start`), which reads the others' hidden cards")
+def test_search_s_root_standings_read_no_hidden_zone() -> None:
+    """Naishi, seed 11 (with the generator xoshiro256**): P1's swap of two cards it cannot know
+    (the top of a face-down pile, a card of P2's Hand) changes P2's standing at the root, so the
+    search differs between two games P1 cannot tell apart. Found when the records moved to the
+    new generator; `test_search_never_reads_a_hidden_zone` uses seeds where the swap leaves every
+    standing alone."""
+    from ruleforge.search import MCTSAgent
+
+    game = _mid_game(NAISHI, 2, seed=11, decisions=6)
+    other = _swap_hidden(game, 0)
+    assert other.view(0) == game.view(0)
+
+    def stats(g: ruleforge.Game) -> dict:
+        agent = MCTSAgent(seed=11, budget=40)
+        agent.choose(g)
+        assert agent.last_root is not None
+        return {a: (n.visits, round(n.reward, 9)) for a, n in agent.last_root.children.items()}
+
+    assert stats(game) == stats(other)
 
 
 @pytest.mark.parametrize("path, players, games", [(HAGAKURE, 4, 40), (NAISHI, 2, 30),
@@ -252,7 +275,7 @@ def test_playouts_stop_at_the_horizon_once_a_standing_changed(monkeypatch: pytes
     from ruleforge.search import MCTSAgent
     from ruleforge.standing import Standing
 
-    game = _mid_game(NAISHI, 2, seed=5, decisions=10)
+    game = _mid_game(NAISHI, 2, seed=1, decisions=10)  # its first two playout decisions change a standing
     judge = Standing(game)
     marks = judge.all(game)
     assert marks[0] != marks[1]

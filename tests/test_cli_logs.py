@@ -127,7 +127,7 @@ def test_play_leaves_a_users_file_and_the_files_it_reads_alone(tmp_path: Path) -
     for _ in range(2):  # a log and a state written by ruleforge, or empty files, are replaced
         result = run("play", str(variant), "-q", "--log", str(log), "--save", str(save))
         assert result.exit_code == 0, result.output
-        assert log_of(log)["format"] == "ruleforge-log/2" and log_of(save)["format"] == "ruleforge-state/1"
+        assert log_of(log)["format"] == "ruleforge-log/3" and log_of(save)["format"] == "ruleforge-state/2"
         log.write_text("")
     log.write_text(json.dumps({"steps": [], "note": "x" * 5000, "format": "ruleforge-log/2"}))  # keys reordered
     assert run("play", str(variant), "-q", "--log", str(log)).exit_code == 0
@@ -184,14 +184,14 @@ def test_a_persons_decisions_are_on_disk_at_once(tmp_path: Path, monkeypatch: py
     assert data["over"] is True and [s["player"] for s in data["steps"]] == played
 
 
-def test_log_format_2_names_its_rules_every_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_log_format_3_names_its_rules_every_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     log = tmp_path / "log.json"
     result = run("play", "games/hagakure.rules", "--players", "3", "--seed", "2", "--quiet", "--log", str(log))
     assert result.exit_code == 0
     data = log_of(log)
     rules = ruleforge.load(HAGAKURE)
-    assert data["format"] == "ruleforge-log/2"
+    assert data["format"] == "ruleforge-log/3" and data["generator"] == "xoshiro256**"
     assert data["rules"] == "games/hagakure.rules"
     assert data["rules_absolute"] == HAGAKURE
     assert (log.parent / data["rules_from_log"]).resolve() == Path(HAGAKURE).resolve()
@@ -307,16 +307,21 @@ def test_play_needs_rules_or_resume() -> None:
 
 
 def test_format_1_logs_are_still_read_and_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log of format 1 (made before the generator was named: the legacy one) replays, and
+    resumed it goes on as format 3 naming that generator."""
     log = tmp_path / "log.json"
-    human_game(log, 4)
-    data = log_of(log)
-    old = {"format": "ruleforge-log/1", "rules": HAGAKURE, "rules_digest": data["rules_digest"], "players": 3,
-           "seed": 3, "options": {}, "steps": data["steps"], "final_digest": data["final_digest"]}
+    made = json.loads((ROOT / "tests" / "legacy" / "hagakure-3p-seed11.log.json").read_text())
+    steps = made["steps"][:15]  # stopped mid-round
+    old = {"format": "ruleforge-log/1", "rules": HAGAKURE, "rules_digest": made["rules_digest"], "players": 3,
+           "seed": 11, "options": {}, "steps": steps, "final_digest": steps[-1]["digest"]}
     log.write_text(json.dumps(old))
     assert run("replay", str(log)).exit_code == 0
     result = run("play", "--resume", str(log), "--quiet")  # no agents recorded: random
     assert result.exit_code == 0, result.output
-    assert log_of(log)["format"] == "ruleforge-log/2"
+    data = log_of(log)
+    assert data["format"] == "ruleforge-log/3" and data["generator"] == "splitmix64-mt"
+    assert data["steps"][:15] == steps and data["over"] is True
+    assert run("replay", str(log)).exit_code == 0
 
 
 # --- replay finds the rules ------------------------------------------------------------------------
@@ -395,7 +400,7 @@ GOOD = {"format": "ruleforge-log/2", "rules": HAGAKURE, "game": "Hagakure", "pla
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"format": "ruleforge-log/9"}, "is not a ruleforge replay log (expected \"format\": \"ruleforge-log/2\")"),
+    ({"format": "ruleforge-log/9"}, "is not a ruleforge replay log (expected \"format\": \"ruleforge-log/3\")"),
     ({"players": "three"}, "replay log: 'players' must be a whole number, not 'three'"),
     ({"players": True}, "replay log: 'players' must be a whole number, not True"),
     ({"players": 0}, "replay log: 'players' must be at least 1, not 0"),

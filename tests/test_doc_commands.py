@@ -266,7 +266,7 @@ def check_play(cmd: DocCommand, ran: Ran, root: Path) -> None:
         data = json.loads((root / log).read_text())
         assert data["format"].startswith("ruleforge-log/")  # its content: `ruleforge replay` reads it back
     if save := option(words, "--save"):
-        assert json.loads((root / save).read_text())["format"] == "ruleforge-state/1"
+        assert json.loads((root / save).read_text())["format"] == "ruleforge-state/2"
 
 
 def check_score(cmd: DocCommand, ran: Ran, root: Path) -> None:

@@ -653,35 +653,35 @@ def test_golden_log(snapshot) -> None:
     # Checked by hand against the rules (seed 2024, 4 players). This log depends on the engine's
     # generator: if that changes on purpose, regenerate (--snapshot-update) and check it by hand again.
     # Round 1: P1 deals, so P2 is first. Preparation: P2 Nobori 4, P3 Nobori 2, P4 pass, P1 Nobori 5
-    # (then looks at P3's hand). T1: P2 10 (villager lead: free), P3 20, P4 12, P1 21 -> 21, P1.
-    # T2: P1 17, P2 18, P3 22, P4 13 -> 22, P3, who takes #18.
-    # T3: P3 leads an Old Fool (red); P4 holds 8 14 and P1 11 9, no red, so they are free; P2 must
-    # follow red and plays its Old Fool: two Old Fools, the last one (P2) wins.  T4: P2 16, P3 7,
-    # P4 14, P1 9 -> P2.
-    # Scores: P1 1 trick = 1; P2 2 tricks = 2 (Nobori 4 scores nothing); P3 1 trick + #18 but
-    # Nobori 2 = 0; P4 no trick = -2.
+    # (then looks at P3's hand). T1: P2 10 (villager lead: free), P3 Old Fool (alone: 0), P4 16,
+    # P1 9 -> 16, P4. T2: P4 17 (villager), P1 Old Fool, P2 22, P3 Old Fool -> two Old Fools, the
+    # last one (P3) wins, even over 22. T3: P3 15, P4 19, P1 6, P2 14 -> 19, P4.
+    # T4: P4 13, P1 21, P2 12, P3 8 -> 21, P1. #18 is in the Yomi this round.
+    # Scores: P1 1 trick = 1; P2 no trick = -2 (Nobori 4 changes no score); P3 1 trick but
+    # Nobori 2 = 0; P4 2 tricks = 2.
     assert lines[:27] == [
         "Round 1: P1 deals",
         "P2: raise Nobori 4", "P3: raise Nobori 2", "P4: pass", "P1: raise Nobori 5", "P1: look at the hand of P3",
-        "P2: play 10", "P3: play 20", "P4: play 12", "P1: play 21", "P1 wins the trick",
-        "P1: play 17", "P2: play 18", "P3: play 22", "P4: play 13", "P3 wins the trick",
-        "P3: play Old Fool", "P4: play 8", "P1: play 11", "P2: play Old Fool", "P2 wins the trick",
-        "P2: play 16", "P3: play 7", "P4: play 14", "P1: play 9", "P2 wins the trick",
-        "scoring round_points: P1 +1, P2 +2, P3 +0, P4 -2",
+        "P2: play 10", "P3: play Old Fool", "P4: play 16", "P1: play 9", "P4 wins the trick",
+        "P4: play 17", "P1: play Old Fool", "P2: play 22", "P3: play Old Fool", "P3 wins the trick",
+        "P3: play 15", "P4: play 19", "P1: play 6", "P2: play 14", "P4 wins the trick",
+        "P4: play 13", "P1: play 21", "P2: play 12", "P3: play 8", "P1 wins the trick",
+        "scoring round_points: P1 +1, P2 -2, P3 +0, P4 +2",
     ]
     # Round 2: P2 deals (left of P1), P3 is first; P3 pass, P4 Nobori 2, P1 Nobori 4, P2 Nobori 1.
-    # T1: P3 20, P4 Old Fool, P1 Old Fool, P2 22: two Old Fools, the last (P1) wins even over 22.
-    # T2: P1 17, P2 12, P3 19, P4 9 -> P3.  T3: P3 14, P4 8, P1 6, P2 15 -> P2.
-    # T4: P2 7, P3 10, P4 13, P1 21 -> P1.  #18 is in the Yomi this round.
-    # P1 2 tricks = 2; P2 Nobori 1, 1 trick: 1 x 2 = 2; P3 1 trick = 1; P4 Nobori 2: 0.
+    # T1: P3 leads an Old Fool (red), P4 Old Fool, P1 20, P2 Old Fool: three Old Fools, the last
+    # (P2) wins. T2: P2 6, P3 18, P4 11, P1 12 -> 18, P3, who takes #18. T3: P3 14, P4 10, P1 16,
+    # P2 13 -> P1. T4: P1 19, P2 9, P3 8, P4 17 -> P1.
+    # P1 2 tricks = 2; P2 Nobori 1, 1 trick: 1 x 2 = 2; P3 1 trick + #18 = 2; P4 Nobori 2, no
+    # trick: 0 (not -2).
     assert lines[27:54] == [
         "Round 2: P2 deals",
         "P3: pass", "P4: raise Nobori 2", "P1: raise Nobori 4", "P2: raise Nobori 1",
-        "P3: play 20", "P4: play Old Fool", "P1: play Old Fool", "P2: play 22", "P1 wins the trick",
-        "P1: play 17", "P2: play 12", "P3: play 19", "P4: play 9", "P3 wins the trick",
-        "P3: play 14", "P4: play 8", "P1: play 6", "P2: play 15", "P2 wins the trick",
-        "P2: play 7", "P3: play 10", "P4: play 13", "P1: play 21", "P1 wins the trick",
-        "scoring round_points: P1 +2, P2 +2, P3 +1, P4 +0",
+        "P3: play Old Fool", "P4: play Old Fool", "P1: play 20", "P2: play Old Fool", "P2 wins the trick",
+        "P2: play 6", "P3: play 18", "P4: play 11", "P1: play 12", "P3 wins the trick",
+        "P3: play 14", "P4: play 10", "P1: play 16", "P2: play 13", "P1 wins the trick",
+        "P1: play 19", "P2: play 9", "P3: play 8", "P4: play 17", "P1 wins the trick",
+        "scoring round_points: P1 +2, P2 +2, P3 +2, P4 +0",
         "Round 3: P3 deals",
     ]
     _check_log_by_rules(game)

@@ -27,8 +27,8 @@ TO_WIN = {2: 7, 3: 5, 4: 4}   # tokens of affection, from the rules
 def at_turn(players: int, zones: dict[str, list[str]], **vars: Any) -> Game:
     """A position with P1 to play: `zones` as positions write them, vars as `out_P2=True`."""
     values = {re.sub(r"_P(\d)$", r"(P\1)", k): v for k, v in vars.items()}
-    game = RULES.position({"format": "ruleforge-position/1", "players": players, "seed": 1,
-                           "zones": zones, "vars": values})
+    game = RULES.position({"format": "ruleforge-position/1", "players": players, "seed": 2,
+                           "generator": "xoshiro256**", "zones": zones, "vars": values})
     assert game.current_player == 0
     return game
 

@@ -58,7 +58,8 @@ def build(boards: dict[int, dict[tuple[int, int], Entry | list[Entry]]], players
                     labels.append(e)
             rows[r - 1][c - 1] = labels
         data_zones[f"board(P{seat + 1})"] = rows
-    data = {"format": POSITION, "players": players, "zones": data_zones, "vars": dict(variables or {})}
+    data = {"format": POSITION, "players": players, "generator": "xoshiro256**", "zones": data_zones,
+            "vars": dict(variables or {})}
     game = RULES.position(data)
     for seat, r, c, i, extra in props:
         comp = game.state.z[game.zone_index("board", owner=seat, row=r, column=c)][i]

@@ -7,6 +7,7 @@ the C compiler per game). Without a C compiler the tests that need one are skipp
 
 from __future__ import annotations
 
+import json
 import random
 import warnings
 from pathlib import Path
@@ -53,6 +54,13 @@ def built(program):
     ("games/tictactoe.rules", 2, 200),
     ("games/connect_four.rules", 2, 120),
     ("tests/synthetic/nim.rules", 2, 60),
+    ("games/hagakure.rules", 3, 25),
+    ("games/hagakure.rules", 5, 25),
+    ("games/love_letter.rules", 4, 30),
+    ("games/kingdomino.rules", 2, 10),
+    ("games/kingdomino.rules", 4, 10),
+    ("games/no_thanks.rules", 3, 20),
+    ("games/no_thanks.rules", 7, 20),
 ])
 def test_the_native_engine_plays_the_reference_games(path: str, players: int, games: int) -> None:
     program = rules_at(path).program(players)
@@ -153,3 +161,79 @@ def test_the_build_is_kept_in_the_private_cache(cache: Path) -> None:
     program = rules_at("tests/synthetic/nim.rules").program(2)
     built(program)
     assert any(p.name.startswith(native_build.PREFIX) for p in cache.iterdir())
+
+
+SYNTHETIC = sorted(p.name for p in (ROOT / "tests" / "synthetic").glob("*.rules"))
+
+
+@pytest.mark.parametrize("name", SYNTHETIC)
+def test_every_synthetic_rules_file_that_lowers_plays_the_reference_games(name: str) -> None:
+    rules = rules_at(f"tests/synthetic/{name}")
+    program = rules.program(rules.model.players[0])
+    try:
+        native_engine(program)
+    except NativeRefused as err:
+        if "no C compiler" in str(err) or "no Python headers" in str(err):
+            pytest.skip(str(err))
+        assert "does not run" in str(err)  # a form the lowering names, never a failed build
+        return
+    for seed in range(4):
+        try:
+            compare_native(program, seed, random.Random(seed))
+        except ruleforge.GameError:
+            pass  # a rules failure both engines raised alike (compare_native checks)
+
+
+@pytest.mark.parametrize(("path", "players", "depth"), [
+    ("games/tictactoe.rules", 2, 5), ("games/connect_four.rules", 2, 4), ("games/love_letter.rules", 3, 3),
+])
+def test_move_counts_walk_natively_to_the_reference_counts(path: str, players: int, depth: int) -> None:
+    from ruleforge import perft
+
+    rules = rules_at(path)
+    native = rules.new_game(players, 0, engine="native")
+    if not isinstance(native, NativeGame):
+        pytest.skip("no native engine on this machine")
+    reference = rules.new_game(players, 0)
+    assert perft.counts(native, depth) == perft.counts(reference, depth)
+    assert perft.perft(native, depth) == perft.perft(reference, depth)
+    budgets = [perft.Budget(allowed=50), perft.Budget(allowed=50)]
+    errors = []
+    for game, budget in zip((native, reference), budgets):
+        with pytest.raises(perft.TooManyPositions) as err:
+            perft.counts(game, depth, budget)
+        errors.append(str(err.value))
+    assert errors[0] == errors[1] and budgets[0].left == budgets[1].left
+
+
+@pytest.mark.parametrize(("path", "players", "games"), [
+    ("games/tictactoe.rules", 2, 400), ("games/connect_four.rules", 2, 150), ("games/hagakure.rules", 4, 60),
+])
+def test_simulate_counts_natively_what_the_reference_engine_counts(path: str, players: int, games: int) -> None:
+    from click.testing import CliRunner
+
+    from ruleforge.cli import main
+
+    built(rules_at(path).program(players))
+    runs = {}
+    for engine in ("reference", "native"):
+        result = CliRunner().invoke(main, ["simulate", str(ROOT / path), "-n", str(games), "-p", str(players),
+                                           "--seed", "7", "--json", "--engine", engine])
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.stdout)
+        for timing in ("seconds", "games_per_second"):
+            summary.pop(timing)
+        runs[engine] = summary
+    assert runs["native"] == runs["reference"]
+    assert runs["native"]["games"] == games
+
+
+def test_simulate_says_why_the_native_engine_counts_no_games() -> None:
+    from click.testing import CliRunner
+
+    from ruleforge.cli import main
+
+    result = CliRunner().invoke(main, ["simulate", str(ROOT / "games/tictactoe.rules"), "-n", "5", "--json",
+                                       "--engine", "native", "--agents", "greedy,random"])
+    assert result.exit_code == 0
+    assert "note: the native engine counts no games here (it plays random agents only)" in result.stderr

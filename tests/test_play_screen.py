@@ -20,8 +20,8 @@ NAISHI = ROOT / "games" / "naishi.rules"
 HAGAKURE = ROOT / "games" / "hagakure.rules"
 
 
-def tiles(seed: int = 3) -> ruleforge.Game:
-    """Seed 3: P1 holds a Lake and a Forest, 18 legal actions (16 places, a mark, pass)."""
+def tiles(seed: int = 0) -> ruleforge.Game:
+    """Seed 0: P1 holds a Lake and a Forest, 18 legal actions (16 places, a mark, pass)."""
     return ruleforge.load(TILES).new_game(2, seed)
 
 
@@ -63,7 +63,7 @@ def test_action_parts_name_the_action_and_show_each_parameter() -> None:
     assert parts[labels.index("mark 3,3")] == ("mark", (("x", "board(P1)[3,3]"),))
     assert parts[labels.index("pass")] == ("pass", ())
     naishi = ruleforge.load(NAISHI).new_game(2, seed=1)
-    assert naishi.action_parts(naishi.legal_actions()[0]) == ("give", (("c", "Sentinel"),))
+    assert naishi.action_parts(naishi.legal_actions()[0]) == ("give", (("c", "Ninja"),))
 
 
 def test_view_lists_set_properties_only_when_asked() -> None:
@@ -92,7 +92,7 @@ def test_a_grid_is_a_table_trimmed_round_its_tiles_with_true_numbers() -> None:
     assert header.split("│")[1:-1] == ["   ", " 2 ", "       3        ", " 4 "]
     assert "│ 2 │ · │ Lake (flipped) │ · │" in text
     assert "│ 3 │ · │ Hill (weight 1) / Marker │ · │" in text  # a stack, bottom first
-    assert "  hand(P1): Forest, Lake" in lines  # piles stay lists
+    assert "  hand(P1): Forest, Lake" in lines  # piles stay lists (the hand drawn up to two again)
     assert "  hand(P2): hidden (2)" in lines
 
 
@@ -113,7 +113,7 @@ def test_a_game_without_grids_draws_no_table() -> None:
     lines = render_view(game.view(2, properties=True))
     assert not any("┌" in line for line in lines)
     assert lines[0] == "--- P3 sees (Hagakure) ---"
-    assert "  hand(P3): 15, 20, Old Fool, 11, 12" in lines
+    assert "  hand(P3): 13, 12, 22, 15, 16" in lines
 
 
 # --- the chooser ------------------------------------------------------------------------------------
@@ -172,7 +172,7 @@ def test_a_single_value_is_taken_without_asking() -> None:
 
 
 def test_alike_actions_count_once_in_a_small_menu() -> None:
-    game = tiles(seed=7)  # a hand of two equal tiles: 18 actions, 10 a person can tell apart
+    game = tiles(seed=2)  # a hand of two equal tiles: 18 actions, 10 a person can tell apart
     assert game.view(0)["zones"]["hand(P1)"] == ["Forest", "Forest"]
     assert len(game.legal_actions()) == 18 and sum("#2" in label for label in game.legal_labels()) == 8
     script = Script("4")
@@ -182,8 +182,8 @@ def test_alike_actions_count_once_in_a_small_menu() -> None:
     assert "  4. place Forest at 3,2 flipped" in listed and "  10. pass" in listed
     assert "P1 [1-10]> " in script.shown
     assert "  (actions alike but for a '#2' in their label count once; l lists each)" in script.shown
-    assert Script("l", "12").choose(tiles(seed=7)) == "place Forest at 3,2 flipped #2"  # the list has each
-    assert Script("l", "b", "10").choose(tiles(seed=7)) == "pass"  # back from the full list
+    assert Script("l", "12").choose(tiles(seed=2)) == "place Forest at 3,2 flipped #2"  # the list has each
+    assert Script("l", "b", "10").choose(tiles(seed=2)) == "pass"  # back from the full list
 
 
 def test_actions_with_the_same_pieces_but_other_labels_are_told_apart_by_label() -> None:
@@ -269,7 +269,7 @@ def test_variables_are_a_table_per_player_and_flags_read_yes_or_no() -> None:
     table = lines.index("         P1  P2")  # a column per player
     assert lines[table + 1] == "  score   0   0"
     shared = " ".join(lines[table + 2:])
-    assert "starter: P1" in shared and "declared: no" in shared and "copying: none" in shared
+    assert "starter: P2" in shared and "declared: no" in shared and "copying: none" in shared
     assert all(len(line) <= 60 for line in lines[table:])  # shared variables wrap at the width
     assert not re.search(r"\b(True|False|None)\b", "\n".join(lines))
     five = render_view(ruleforge.load(HAGAKURE).new_game(5, seed=0).view(0), width=100)

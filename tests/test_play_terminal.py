@@ -17,8 +17,8 @@ import pytest
 
 ROOT = Path(__file__).parents[1]
 TILES = "tests/synthetic/tile_grid.rules"
-# seed 3: P1 holds a Lake and a Forest; P1's first decision has 18 legal actions
-COMMAND = [sys.executable, "-m", "ruleforge", "play", TILES, "--agents", "human,random", "--seed", "3"]
+# seed 0: P1 holds a Lake and a Forest; P1's first decision has 18 legal actions
+COMMAND = [sys.executable, "-m", "ruleforge", "play", TILES, "--agents", "human,random", "--seed", "0"]
 STEPS = ["1", "2", "3", "2"]  # place, Forest, 3,4, flipped
 BOARD_HEAD = re.compile(r"board\(P1\) \(5 by 5; rows 2-4, columns 2-4 shown\)")
 FIRST_PROMPT = "P1 [1-3, b, l, ?]> "

@@ -101,7 +101,8 @@ def test_agents_are_seeded_as_simulate_seeds_them() -> None:
         record = playthrough(RULES[HAGAKURE], 3, 11, agents)
         game = simulate.play_one(RULES[HAGAKURE], 3, 11, {}, agents)
         assert record.game is not None and record.game.digest() == game.digest()
-    assert record.text().startswith("Hagakure: 3 players, seed 11, agents P1 greedy, P2 random, P3 random\n")
+    assert record.text().startswith("Hagakure: 3 players, seed 11, generator xoshiro256**, "
+                                    "agents P1 greedy, P2 random, P3 random\n")
     assert playthrough(RULES[HAGAKURE], 3, 11, ["greedy", "random"]).text() == record.text()
 
 

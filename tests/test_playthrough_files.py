@@ -97,22 +97,22 @@ def test_record_writes_refuses_a_different_record_and_updates(tmp_path: Path) ->
     first = run(*args, cwd=tmp_path)
     path = tmp_path / "naishi.playthroughs" / "2p-seed3.txt"
     assert first.exit_code == 0, first.output
-    assert first.output == "wrote naishi.playthroughs/2p-seed3.txt (28 decisions): read it before you trust it\n"
+    assert first.output == "wrote naishi.playthroughs/2p-seed3.txt (35 decisions): read it before you trust it\n"
     assert path.read_text() == (GAMES / "naishi.playthroughs" / "2p-seed3.txt").read_text()
     again = run(*args, cwd=tmp_path)
-    assert again.output == "unchanged: naishi.playthroughs/2p-seed3.txt (28 decisions)\n"
+    assert again.output == "unchanged: naishi.playthroughs/2p-seed3.txt (35 decisions)\n"
     # a record that differs from the game (as after a change of the rules) is kept until --update
     recorded = path.read_text()
-    path.write_text(recorded.replace("2. P1 (2 legal): give Monk", "2. P1 (2 legal): give Fort"))
+    path.write_text(recorded.replace("2. P1 (2 legal): give Ninja", "2. P1 (2 legal): give Fort"))
     refused = run(*args, cwd=tmp_path)
     assert refused.exit_code == 1
-    assert "-2. P1 (2 legal): give Fort\n+2. P1 (2 legal): give Monk\n" in refused.output
+    assert "-2. P1 (2 legal): give Fort\n+2. P1 (2 legal): give Ninja\n" in refused.output
     assert "error: naishi.playthroughs/2p-seed3.txt holds a different record (first difference at decision 2): " \
            "read the diff, then --update to replace it" in refused.output
     assert path.read_text() != recorded
     updated = run(*args, "--update", cwd=tmp_path)
     assert updated.exit_code == 0 and path.read_text() == recorded
-    assert updated.output.endswith("updated naishi.playthroughs/2p-seed3.txt (28 decisions): read it before you "
+    assert updated.output.endswith("updated naishi.playthroughs/2p-seed3.txt (35 decisions): read it before you "
                                    "trust it\n")
 
 
@@ -163,7 +163,7 @@ def test_agents_and_options_are_recorded_and_replayed(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     path = tmp_path / "options.playthroughs" / "2p-seed2-random+greedy-extra=3-big=true.txt"
     assert path.read_text().splitlines()[0] == \
-        "Options: 2 players, seed 2, agents P1 random, P2 greedy, options extra=3 big=true"
+        "Options: 2 players, seed 2, generator xoshiro256**, agents P1 random, P2 greedy, options extra=3 big=true"
     tested = run("test", "options.rules", cwd=tmp_path)
     assert tested.exit_code == 0, tested.output
     assert "PASS  playthrough 2p-seed2-random+greedy-extra=3-big=true  (0 decisions)" in tested.output
@@ -184,18 +184,18 @@ def test_ruleforge_test_runs_examples_then_playthroughs(tmp_path: Path) -> None:
     lines = result.output.splitlines()
     examples = json.loads((GAMES / "naishi_legends.examples.json").read_text())["examples"]
     assert lines[0] == f"Naishi: Legends & Travellers: {len(examples)} examples ({len(examples)} from " \
-                       "naishi_legends.examples.json), 2 playthroughs (naishi_legends.playthroughs)"
-    assert lines[-3:] == ["PASS  playthrough 2p-seed55  (45 decisions)", "PASS  playthrough 2p-seed9  (40 decisions)",
-                          f"{len(examples) + 2} passed"]
-    assert all(line.startswith("PASS  ") for line in lines[1:-3])
+                       "naishi_legends.examples.json), 3 playthroughs (naishi_legends.playthroughs)"
+    assert lines[-4:] == ["PASS  playthrough 2p-seed2  (51 decisions)", "PASS  playthrough 2p-seed36  (46 decisions)",
+                          "PASS  playthrough 2p-seed794  (52 decisions)", f"{len(examples) + 3} passed"]
+    assert all(line.startswith("PASS  ") for line in lines[1:-4])
     # -k: a playthrough's name is `playthrough NAME`
-    only = run("test", "naishi_legends.rules", "-k", "SEED9", cwd=tmp_path)
-    assert only.output.splitlines()[1:] == ["PASS  playthrough 2p-seed9  (40 decisions)", "1 passed"]
+    only = run("test", "naishi_legends.rules", "-k", "SEED2", cwd=tmp_path)
+    assert only.output.splitlines()[1:] == ["PASS  playthrough 2p-seed2  (51 decisions)", "1 passed"]
     data = json.loads(run("test", "naishi_legends.rules", "-k", "playthrough", "--json", cwd=tmp_path).output)
-    assert (data["examples"], data["passed"], data["failed"], data["errors"]) == ([], 2, 0, 0)
-    assert data["playthroughs"][1] == {"name": "2p-seed9", "file": "naishi_legends.playthroughs/2p-seed9.txt",
-                                       "status": "pass", "recorded_decisions": 40, "played_decisions": 40,
-                                       "decision_limit": 130}
+    assert (data["examples"], data["passed"], data["failed"], data["errors"]) == ([], 3, 0, 0)
+    assert data["playthroughs"][0] == {"name": "2p-seed2", "file": "naishi_legends.playthroughs/2p-seed2.txt",
+                                       "status": "pass", "recorded_decisions": 51, "played_decisions": 51,
+                                       "decision_limit": 152}
 
 
 def test_a_variant_does_not_run_its_bases_playthroughs(tmp_path: Path) -> None:
@@ -229,12 +229,12 @@ def test_the_legends_mutant_of_issue_11_is_caught(tmp_path: Path) -> None:
     assert result.exit_code == 1
     lines = result.output.splitlines()
     failed = [line for line in lines if line.startswith(("FAIL", "ERROR"))]
-    assert failed == ["FAIL  playthrough 2p-seed55", "FAIL  playthrough 2p-seed9"]
-    at = lines.index("FAIL  playthrough 2p-seed9")
-    assert lines[at + 1] == "      first difference at decision 5 (40 decisions played, 40 recorded)"
-    assert lines[at + 2:at + 5] == ["      --- recorded", "      +++ now", "      @@ -7,24 +7,36 @@"]
+    assert failed == ["FAIL  playthrough 2p-seed2", "FAIL  playthrough 2p-seed36", "FAIL  playthrough 2p-seed794"]
+    at = lines.index("FAIL  playthrough 2p-seed2")
+    assert lines[at + 1] == "      first difference at decision 3 (51 decisions played, 51 recorded)"
+    assert lines[at + 2:at + 5] == ["      --- recorded", "      +++ now", "      @@ -5,32 +5,46 @@"]
     assert "      +  P1 has no legal action and is skipped" in lines[at + 5:at + 9]
-    assert lines[-1].endswith("passed, 2 failed")
+    assert lines[-1].endswith("passed, 3 failed")
 
 
 def test_an_endless_mutant_fails_fast(tmp_path: Path) -> None:
@@ -249,8 +249,8 @@ def test_an_endless_mutant_fails_fast(tmp_path: Path) -> None:
     assert lines[2] == f"      first difference at the setup ({decision_limit(165)} decisions played, 165 recorded; " \
                        f"stopped at the limit of {decision_limit(165)})"
     assert lines[3:8] == ["      --- recorded", "      +++ now", "      @@ -1,5 +1,5 @@", "       Hagakure: 3 players, "
-                          "seed 3, agents random", "       setup:"]
-    assert lines[8:10] == ["      -  Round 1: P2 deals", "      +  Round 0: P2 deals"]
+                          "seed 3, generator xoshiro256**, agents random", "       setup:"]
+    assert lines[8:10] == ["      -  Round 1: P3 deals", "      +  Round 0: P3 deals"]
 
 
 @pytest.mark.parametrize("first_line, message", [
@@ -282,13 +282,13 @@ def test_run_tests_runs_a_files_tests_against_other_rules(tmp_path: Path) -> Non
     mutant = tmp_path / "mutant.rules"
     mutant.write_text(original.read_text().replace(LEGENDS_CHOICE, LEGENDS_MUTANT))
     good = run_tests(ruleforge.load(original))
-    assert good.passed and [r.name for r in good.results] == ["playthrough 2p-seed55", "playthrough 2p-seed9"]
+    names = ["playthrough 2p-seed2", "playthrough 2p-seed36", "playthrough 2p-seed794"]
+    assert good.passed and [r.name for r in good.results] == names
     bad = run_tests(ruleforge.load(mutant), original)
-    assert not bad.passed and [(r.name, r.status) for r in bad.results] == [
-        ("playthrough 2p-seed55", "fail"), ("playthrough 2p-seed9", "fail")]
-    assert bad.results[1].report()[0] == "first difference at decision 5 (40 decisions played, 40 recorded)"
+    assert not bad.passed and [(r.name, r.status) for r in bad.results] == [(name, "fail") for name in names]
+    assert bad.results[0].report()[0] == "first difference at decision 3 (51 decisions played, 51 recorded)"
     first = run_tests(ruleforge.load(mutant), original, stop_at_first_failure=True)
-    assert [r.name for r in first.results] == ["playthrough 2p-seed55"]
+    assert [r.name for r in first.results] == ["playthrough 2p-seed2"]
     assert run_tests(ruleforge.load(mutant)).results == ()  # the mutant's own file has none
 
 
@@ -307,35 +307,36 @@ def test_the_plugin_collects_a_record_as_an_item(tmp_path: Path) -> None:
     copy_game(tmp_path, "naishi", "naishi_legends")
     passed = pytest_in(tmp_path, "-q", "--collect-only")
     assert "naishi.playthroughs/2p-seed3.txt::playthrough" in passed.stdout
-    assert "naishi_legends.playthroughs/2p-seed9.txt::playthrough" in passed.stdout
+    assert "naishi_legends.playthroughs/2p-seed2.txt::playthrough" in passed.stdout
     ran = pytest_in(tmp_path, "-q")
     records = sum(len(list((GAMES / f"{name}.playthroughs").glob("*.txt"))) for name in ("naishi", "naishi_legends"))
     assert ran.returncode == 0 and f"{records} passed" in ran.stdout, ran.stdout
     edit(tmp_path / "naishi_legends.rules", LEGENDS_CHOICE, LEGENDS_MUTANT)
-    failed = pytest_in(tmp_path, "-q", "naishi_legends.playthroughs/2p-seed9.txt")
+    failed = pytest_in(tmp_path, "-q", "naishi_legends.playthroughs/2p-seed2.txt")
     assert failed.returncode == 1
     out = failed.stdout
-    assert "playthrough 2p-seed9 (naishi_legends.playthroughs/2p-seed9.txt) against naishi_legends.rules:\n" \
-           "first difference at decision 5 (40 decisions played, 40 recorded)\n--- recorded\n+++ now\n" in out
+    assert "playthrough 2p-seed2 (naishi_legends.playthroughs/2p-seed2.txt) against naishi_legends.rules:\n" \
+           "first difference at decision 3 (51 decisions played, 51 recorded)\n--- recorded\n+++ now\n" in out
     assert "\n+  P1 has no legal action and is skipped\n" in out and "Traceback" not in out
 
 
-@pytest.mark.parametrize("old, new, where, failure", [
-    ("  shuffle travellers\n", "  shuffle travellers\n  ryokan_side = 4 // (count(travellers) - 6)\n",
-     "first difference at the setup (0 decisions played, 40 recorded)",
+@pytest.mark.parametrize("old, new, record, where, failure", [
+    ("  shuffle travellers\n", "  shuffle travellers\n  ryokan_side = 4 // (count(travellers) - 6)\n", "2p-seed2",
+     "first difference at the setup (0 decisions played, 51 recorded)",
      "the game failed: setup: naishi_legends.rules:63:3: runtime error: ZeroDivisionError: "),
-    ("  g.pending = 0\n  swap top_of(a)", "  g.pending = 0\n  ryokan_side = 4 // chain\n  swap top_of(a)",
-     "first difference at decision 26 (25 decisions played, 40 recorded)",
-     "the game failed: decision 26 (P2: Cherry Blossom Lady: swap Line 3 and Hand 4): naishi_legends.rules:"),
+    ("  g.pending = 0\n  swap top_of(a)", "  g.pending = 0\n  ryokan_side = 4 // chain\n  swap top_of(a)", "2p-seed794",
+     "first difference at decision 5 (4 decisions played, 52 recorded)",
+     "the game failed: decision 5 (P1: Cherry Blossom Lady: swap Hand 4 and Hand 5): naishi_legends.rules:"),
 ])
-def test_a_rule_failing_in_the_replay_is_named(tmp_path: Path, old: str, new: str, where: str, failure: str) -> None:
+def test_a_rule_failing_in_the_replay_is_named(tmp_path: Path, old: str, new: str, record: str, where: str,
+                                              failure: str) -> None:
     """A mutant that breaks a rule (here a division by zero, at the setup or in the Cherry
-    Blossom Lady's swap of decision 26) fails the playthrough, saying which rule failed where."""
+    Blossom Lady's swap of decision 5) fails the playthrough, saying which rule failed where."""
     copy_game(tmp_path, "naishi", "naishi_legends")
     edit(tmp_path / "naishi_legends.rules", old, new)
-    result = run("test", "naishi_legends.rules", "-k", "seed9", cwd=tmp_path)
+    result = run("test", "naishi_legends.rules", "-k", record, cwd=tmp_path)
     assert result.exit_code == 1 and "Traceback" not in result.output
     lines = result.output.splitlines()
-    assert lines[1:3] == ["FAIL  playthrough 2p-seed9", f"      {where}"]
+    assert lines[1:3] == [f"FAIL  playthrough {record}", f"      {where}"]
     assert lines[3].startswith(f"      {failure}")
     assert "ZeroDivisionError" in lines[3]

@@ -3,12 +3,12 @@ same draws and the same records, and the names a record reads kept per program."
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
-from ruleforge.agents import RandomAgent
+from ruleforge import chance
+from ruleforge.agents import RandomAgent, agent_seed
 from ruleforge.balance import runner
 from ruleforge.balance.records import names_of
 
@@ -35,15 +35,14 @@ def test_the_random_loop_records_what_random_agents_play(monkeypatch: pytest.Mon
     assert records(batch, range(3, 6)) == fast
 
 
-def test_draws_as_randrange_draws() -> None:
-    assert runner._DRAWS_BY_BITS  # else play_game seats agents, and the test above checks nothing new
+def test_draws_as_a_random_agent_draws() -> None:
+    """The loop's draw (`chance.below` on words seeded with the seat's agent seed) is the agent's."""
     for count in [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 100]:
-        mine, theirs = random.Random(count), random.Random(count)
+        seed = agent_seed(count, 1)
+        words, agent = chance.seed_words(seed), RandomAgent(seed)
         for _ in range(50):
-            k = mine.getrandbits(count.bit_length())
-            while k >= count:
-                k = mine.getrandbits(count.bit_length())
-            assert k == theirs.randrange(count)
+            k, words = chance.below(words, count)
+            assert k == agent.rng.below(count)
 
 
 def test_record_names_are_each_program_s_own() -> None:

@@ -75,7 +75,7 @@ def test_a_chooser_without_legal_action_is_skipped_and_the_others_choose(rules: 
     assert game.current_player == 1
     bid(game, 1)
     assert game.log_lines()[:4] == ["P1 has no legal action and is skipped", "P2 has chosen", "P2: bid token 1",
-                                    "P2 wins prize 4"]
+                                    "P2 wins prize 5"]  # the prize shown: prizes 2-6 shuffled, the top one
     assert "P2: bid token 1" in game.log_lines()
     assert game.view(None)["zones"]["won(P2)"] != []  # the only bid wins
 

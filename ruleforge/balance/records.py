@@ -107,7 +107,7 @@ def game_record(game: Game, watch: Watch, index: int, seed: int, agents: list[st
     best = max(ranks)  # the winners are those of the best ranking key, as `game.winners()` finds them
     measures = game.measures()
     record: dict[str, Any] = {
-        "game": index, "seed": seed, "players": game.players, "agents": list(agents),
+        "game": index, "seed": seed, "generator": game.generator, "players": game.players, "agents": list(agents),
         "scores": [s["total"] for s in scores], "breakdowns": [s["breakdown"] for s in scores],
         "ranks": ranks,
         "winners": [players[p] for p, rank in enumerate(ranks) if rank == best],

@@ -15,7 +15,6 @@ import contextlib
 import itertools
 import multiprocessing
 import os
-import random
 import signal
 import tempfile
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from .. import limits
+from .. import chance, limits
 from ..agents import RandomAgent, agent_names, agent_seed, make_agents
 from ..compiler import Program
 from ..diagnostics import GameError
@@ -50,6 +49,7 @@ class Batch:
     limits: dict[str, int] = attrs.Factory(dict)  # limits to put in force (decisions_per_game, ...)
     sources: dict[str, str] = attrs.Factory(dict)  # absolute path -> text: the files, for other machines
     compiled: bool = False  # play the compiled build (ruleforge/compiled/; built once, then cached)
+    engine: str = "reference"  # "native" or "auto": random games counted whole in C where they can be
 
 
 def remember(path: str, rules: Rules) -> None:
@@ -93,7 +93,6 @@ class Setup:
     all_random: bool
     limits: dict[str, int]  # the batch's limits, put in force while its games play
     triggers: list[str]  # the program's triggers by name, for the records
-    rngs: list[random.Random]  # random seats' generators, seeded again for each game (not made again)
 
 
 def setup_for(batch: Batch) -> Setup:
@@ -109,7 +108,7 @@ def setup_of(rules: Rules, players: int, options: dict[str, Any], agents: str,
     names = agent_names(agents, players)
     program = rules.program(players, options, count_triggers=True, compiled=compiled)
     return Setup(program, agents, names, all(name == "random" for name in names), limits_in_force or {},
-                 names_of(program).triggers, [random.Random(0) for _ in names])
+                 names_of(program).triggers)
 
 
 def play_game(setup: Setup, seed: int) -> tuple[Game, Watch]:
@@ -121,11 +120,9 @@ def play_game(setup: Setup, seed: int) -> tuple[Game, Watch]:
     game = new_flow_game(program, seed)
     watch = Watch()
     limit = limits.LIMITS.decisions_per_game  # read per game: `--max-decisions` raises it
-    if setup.all_random and RandomAgent.choose is _RANDOM_CHOICE and _DRAWS_BY_BITS:
-        rngs = setup.rngs  # each seeded as `RandomAgent(agent_seed(seed, seat))` seeds its own
-        for seat, rng in enumerate(rngs):
-            rng.seed(agent_seed(seed, seat))
-        play_randomly(game, rngs, watch, limit)
+    if setup.all_random and RandomAgent.choose is _RANDOM_CHOICE:
+        streams = [chance.seed_words(agent_seed(seed, seat)) for seat in range(program.players)]
+        play_randomly(game, streams, watch, limit)  # each seat's as `RandomAgent(agent_seed(seed, seat))` seeds it
         watch.fired = list(fired)
         return game, watch
     seats = make_agents(setup.agents, program.players, seed)
@@ -144,19 +141,16 @@ def play_game(setup: Setup, seed: int) -> tuple[Game, Watch]:
 
 
 _RANDOM_CHOICE = RandomAgent.choose  # what play_randomly draws as; a choose put in its place is honoured
-# `rng.randrange(n)` is `getrandbits(n.bit_length())` drawn until below n (`Random._randbelow`):
-# play_randomly draws so itself, a call less per decision, while this Python's random does so
-_DRAWS_BY_BITS = getattr(random.Random, "_randbelow", None) is getattr(random.Random, "_randbelow_with_getrandbits", 0)
 
 
-def play_randomly(game: Game, rngs: list[random.Random], watch: Watch, limit: int) -> None:
+def play_randomly(game: Game, streams: list[tuple], watch: Watch, limit: int) -> None:
     """`play_game`'s loop when every seat is a random agent: the same draws from the same
-    generators (each seat's `rng.randrange` over the legal actions, as `RandomAgent.choose`
-    draws, worked out here as randrange works it out), and what `Watch.decide` counts, counted
-    here in locals and in lists by action id. A random agent looks at nothing ahead, so no
-    trigger fires outside the game and nothing hands the game to the block machine."""
+    generators (each seat's xoshiro256** words, `chance.below` over the legal actions, as
+    `RandomAgent.choose` draws), and what `Watch.decide` counts, counted here in locals and in
+    lists by action id. A random agent looks at nothing ahead, so no trigger fires outside the
+    game and nothing hands the game to the block machine."""
     state = game._st if isinstance(game, FlowGame) else game.state
-    draws = [rng.getrandbits for rng in rngs]
+    below = chance.below
     actions = len(game.program.actions)
     taken, legal_in = [0] * actions, [0] * actions
     first = state.chooser if not state.over else None
@@ -171,11 +165,7 @@ def play_randomly(game: Game, rngs: list[random.Random], watch: Watch, limit: in
             last = me
         legal = game._legal
         count = len(legal)
-        width = count.bit_length()
-        draw = draws[me]
-        k = draw(width)
-        while k >= count:
-            k = draw(width)
+        k, streams[me] = below(streams[me], count)
         action = legal[k]
         branching_sum += count
         if count > branching_max:

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from ..chance import GENERATOR
 from ..engine import player_name
 from ..standing import first
 from .intervals import mean_interval, wilson
@@ -279,7 +280,8 @@ class Tally:
         fired = None if triggers is None else {**dict.fromkeys(triggers, 0), **self.fired}
         m = spread(self.margins)
         return {
-            **{k: head[k] for k in ("rules", "game", "players", "options", "seed", "requested")},
+            **{k: head[k] for k in ("rules", "game", "players", "options", "seed")},
+            "generator": head.get("generator", GENERATOR), "requested": head["requested"],
             "games": games, "interrupted": head["interrupted"], "failed": head["failed"],
             "seats": seats,
             "outcomes": {"decisive": _rate(games - self.ties, games), "ties": _rate(self.ties, games)},
@@ -309,7 +311,8 @@ def summarise(records: Iterable[dict[str, Any]], head: dict[str, Any], agents: l
               declared_actions: list[str], declared_items: list[str] | None = None,
               triggers: list[str] | None = None) -> dict[str, Any]:
     """The Summary of a batch (keys in docs/balancing.md). `head` holds what the records do not
-    know (rules, game, players, options, seed, requested, interrupted, failed, seconds, jobs);
+    know (rules, game, players, options, seed, generator, requested, interrupted, failed, seconds,
+    jobs; without a generator, the one new games play);
     `declared_*` name what the rules declare, so that what no game used is listed too; `triggers`
     is None where trigger firings were not counted. The records are read once, in order (a
     generator will do): `Tally` is the same, fed a game at a time."""

@@ -1,8 +1,10 @@
 """Replay logs: written as a game goes, read back field by field, their rules found again.
 
-A log is one JSON document: the game (rules, players, seed, options, agents) and every
-decision taken, as `{"player": "P2", "action": label, "digest": state digest after it}`.
+A log is one JSON document: the game (rules, players, seed, generator, options, agents) and
+every decision taken, as `{"player": "P2", "action": label, "digest": state digest after it}`.
 `ruleforge replay` checks a log step by step; `ruleforge play --resume` replays it and plays on.
+Format 3 names the generator the seed is for (`"generator": "xoshiro256**"`); a log of format 1
+or 2 has none and replays with the legacy generator it was made with (ruleforge/chance.py).
 """
 
 from __future__ import annotations
@@ -17,14 +19,15 @@ from typing import Any, NoReturn
 
 import attrs
 
+from .. import chance
 from ..agents import AGENT_NAMES
 from ..engine import Game, player_name
 from ..named_files import refusal
 from ..rules import Rules
 from .common import echo, fail, load_rules, read_json, write_json
 
-LOG_FORMAT = "ruleforge-log/2"
-READABLE_FORMATS = ("ruleforge-log/1", LOG_FORMAT)
+LOG_FORMAT = "ruleforge-log/3"
+READABLE_FORMATS = ("ruleforge-log/1", "ruleforge-log/2", LOG_FORMAT)
 SAVE_INTERVAL = 0.5  # seconds between two writes of a log while only automatic agents play
 SEAT = re.compile(r"P([1-9][0-9]*)")
 
@@ -46,15 +49,17 @@ class GameRecord:
     agents: list[str] | None = None
     over: bool | None = None
     final_digest: str | None = None
+    generator: str = chance.LEGACY  # the generator the seed is for: a log without one was made before xoshiro256**
 
 
 # --- writing ---------------------------------------------------------------------------------
 
 
 def log_header(rules: Rules, rules_path: str, log_path: str | None, players: int, seed: int,
-               options: dict[str, Any], agents: list[str]) -> dict[str, Any]:
+               options: dict[str, Any], agents: list[str], generator: str = chance.GENERATOR) -> dict[str, Any]:
     """Everything a log says about its game, the rules named so that they can be found again
-    from anywhere: as typed, absolute, relative to the log, by title and by digest."""
+    from anywhere: as typed, absolute, relative to the log, by title and by digest; the seed
+    with its generator (the game's, `game.generator`)."""
     absolute = os.path.abspath(rules_path)
     from_log = None
     if log_path is not None:
@@ -65,7 +70,7 @@ def log_header(rules: Rules, rules_path: str, log_path: str | None, players: int
     return {
         "format": LOG_FORMAT, "rules": rules_path, "rules_absolute": absolute, "rules_from_log": from_log,
         "game": rules.title, "rules_digest": rules.digest, "players": players, "seed": seed,
-        "options": options, "agents": agents,
+        "generator": generator, "options": options, "agents": agents,
     }
 
 
@@ -187,7 +192,7 @@ def _agent_like(name: Any) -> bool:
 
 
 def read_log(path: str) -> GameRecord:
-    """Read a log (format 1 or 2), checking every field and every step."""
+    """Read a log (format 1, 2 or 3), checking every field and every step."""
     data = read_json(path, "replay log")
     if not isinstance(data, dict) or data.get("format") not in READABLE_FORMATS:
         fail(f"replay log '{path}' is not a ruleforge replay log (expected \"format\": \"{LOG_FORMAT}\")")
@@ -216,7 +221,17 @@ def _record(path: str, data: dict[str, Any]) -> GameRecord:
         agents=_agents(_field(data, "agents", "list"), players),
         over=_field(data, "over", "bool"),
         final_digest=_field(data, "final_digest", "text"),
+        generator=_generator(_field(data, "generator", "text")),
     )
+
+
+def _generator(name: str | None) -> str:
+    """The log's generator; a log without one (formats 1 and 2) was made with the legacy one."""
+    if name is None:
+        return chance.LEGACY
+    if name not in chance.GENERATORS:
+        _problem(f"'generator' must be one of {', '.join(repr(g) for g in chance.GENERATORS)}, not {_shown(name)}")
+    return name
 
 
 # --- finding the rules -------------------------------------------------------------------------
@@ -290,6 +305,11 @@ def find_rules(record: GameRecord, given: str | None = None) -> tuple[Rules, str
 
 
 # --- replaying ---------------------------------------------------------------------------------
+
+
+def logged_game(rules: Rules, record: GameRecord) -> Game:
+    """The log's game at its start: its players, options, and seed for its generator."""
+    return rules.new_game(record.players, record.seed, record.options or None, generator=record.generator)
 
 
 def replay_steps(game: Game, record: GameRecord, before_step: Callable[[], None] | None = None) -> None:

@@ -4,11 +4,13 @@ per first move with `--divide`, and keep the counts beside the rules with `--wri
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import click
 
 from ..diagnostics import GameError
+from ..native import NativeEngineWarning
 from ..perft import MAX_DEPTH, TooManyPositions, counts, divide
 from ..testing.perft_files import perft_file, perft_text, read_perft, shown_value, with_entry
 from .common import echo, fail, guarded, load_rules, parse_options, resolve_players, write_atomic
@@ -27,9 +29,13 @@ from .common import echo, fail, guarded, load_rules, parse_options, resolve_play
 @click.option("--write", is_flag=True,
               help="Keep the counts beside the rules (foo.rules -> foo.perft.json), where `ruleforge test` "
                    "checks them: the entry of these players, seed and options is replaced, the others kept.")
+@click.option("--engine", type=click.Choice(["reference", "native", "auto"]), default="reference",
+              show_default=True,
+              help="native or auto: count in C where the rules lower and a C compiler builds them "
+                   "(docs/native.md); the counts are the same.")
 @guarded
 def perft(file: str, players: int | None, depth: int, seed: int, option: tuple[str, ...], split: bool,
-          write: bool) -> None:
+          write: bool, engine: str) -> None:
     """Count the decision sequences of a game: how many ways there are to take 1, 2, ... DEPTH
     decisions from the start ("perft", as chess programs call it).
 
@@ -47,7 +53,11 @@ def perft(file: str, players: int | None, depth: int, seed: int, option: tuple[s
     n = resolve_players(rules, players)
     options = parse_options(rules, option)
     existing = _existing(file) if write else []
-    game = rules.new_game(n, seed, options or None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", NativeEngineWarning)
+        game = rules.new_game(n, seed, options or None, engine=engine)
+    for warning in caught:
+        echo(f"note: {warning.message}", err=True)
     try:
         found = counts(game, depth)
     except TooManyPositions as err:  # nothing printed but this, nothing written
@@ -65,7 +75,7 @@ def perft(file: str, players: int | None, depth: int, seed: int, option: tuple[s
         echo(f"total: {sum(c for _, c in parts):,}")
     if write:
         target = perft_file(file)
-        entry = {"players": n, "seed": seed, "options": options, "depth": found}
+        entry = {"players": n, "seed": seed, "generator": game.generator, "options": options, "depth": found}
         write_atomic(str(target), perft_text(file, with_entry(existing, entry)), "move counts file")
         echo(f"wrote depth 1-{depth} of {n} players, seed {seed} to {target}")
 

@@ -37,7 +37,7 @@ from .common import (
     winner_line,
     write_json,
 )
-from .gamelog import GameRecord, LogWriter, find_rules, log_header, read_log, replay_steps
+from .gamelog import GameRecord, LogWriter, find_rules, log_header, logged_game, read_log, replay_steps
 from .outputs import check_outputs, same_file
 
 
@@ -97,7 +97,7 @@ def resumed_table(resume_path: str, file: str | None, players: int | None, seed:
     record = read_log(resume_path)
     names = agent_names(agents, record.players) if agents else logged_agents(record)  # before any replay
     rules, rules_path = find_rules(record, file)
-    game = rules.new_game(record.players, record.seed, record.options or None)
+    game = logged_game(rules, record)
     replay_steps(game, record)
     return Table(rules, rules_path, game, record.options, names, log_path or resume_path, record.steps,
                  resumed_from=resume_path)
@@ -184,7 +184,7 @@ class Session:
         # With a person at the table, the log is printed as that person may read it.
         self.viewer = min(self.humans) if self.humans else None
         self.seats = make_agents(",".join(table.agents), self.game.players, self.game.seed,
-                                 input_fn=_prompt, output_fn=click.echo)
+                                 input_fn=_prompt, output_fn=click.echo, generator=self.game.generator)
         self.shown = len(self.game.state.log)
         self.last_human: int | None = None  # the person who chose last, for the hand-over
 
@@ -310,7 +310,7 @@ def play(file: str | None, players: int | None, seed: int | None, agents: str | 
         return
     check_play_outputs(table, save_path)
     header = log_header(table.rules, table.rules_path, table.log_path, game.players, game.seed,
-                        table.options, table.agents)
+                        table.options, table.agents, game.generator)
     session = Session(table, LogWriter(table.log_path, header, table.steps, game), quiet)
     if agents is None and "human" in table.agents and table.resumed_from is None:
         echo(f"you are P1; {'P2' if game.players == 2 else f'P2-P{game.players}'} random "

@@ -7,7 +7,7 @@ import shlex
 import click
 
 from .common import echo, guarded
-from .gamelog import find_rules, read_log, replay_steps
+from .gamelog import find_rules, logged_game, read_log, replay_steps
 
 
 @click.command()
@@ -21,7 +21,7 @@ def replay(log_file: str, rules_path: str | None, verbose: bool) -> None:
     """Replay a log written by `play --log` and check that every step gives the same state."""
     record = read_log(log_file)
     rules, _path = find_rules(record, rules_path)
-    game = rules.new_game(record.players, record.seed, record.options or None)
+    game = logged_game(rules, record)
     shown = 0
 
     def show() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..diagnostics import GameError
-from ..engine import STATE_FORMAT, Game, player_name
+from ..engine import STATE_FORMAT, STATE_FORMATS, Game, player_name
 from ..position import POSITION_FORMAT
 from ..rules import Rules
 from ..scoresheet import final_scorings, preview_rows, scoring_choices, show_choice
@@ -41,7 +41,7 @@ def score(file: str, state_file: str, explain: bool, as_json: bool, scorings: tu
         if explain and not as_json:
             echo(picture_line(file, state_file))
         return
-    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in STATE_FORMATS:
         fail(f"'{state_file}' is not a saved ruleforge state nor a position "
              f"(expected \"format\": \"{STATE_FORMAT}\" or \"{POSITION_FORMAT}\")")
     if isinstance(data, dict) and isinstance(data.get("game"), str) and data["game"] != rules.title:

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 import click
 
-from .. import limits
+from .. import chance, limits
 from ..agents import agent_names
 from ..balance import runner
 from ..balance.records import trigger_names
@@ -66,11 +66,24 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str =
     record is counted, handed to `keep` (in seed order) and let go."""
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
+    counting = native_counting_for(batch, seed, games, jobs, ray, keep)  # built (or imported) before the clock
     out = Played(Tally(batch.players))
     start = time.perf_counter()
     title = f"playing {side}" if side else "simulating"
     with ProgressBar([TextColumn(title), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()], games) as bar:
+
+        def failed(data: dict[str, Any]) -> None:
+            out.failed.append(data)
+            where = f"{side}, game" if side else "game"
+            bar.print(cell(f"error: {where} {data['game']} (seed {data['seed']}): {data['error']}"))
+
         try:
+            if counting is not None:
+                from ..native.simulate import play_natively
+
+                play_natively(counting, runner.setup_for(batch), out.tally, seed, games, failed, bar.advance)
+                out.seconds = time.perf_counter() - start
+                return out
             with contextlib.closing(runner.outcomes(batch, seed, games, jobs, ray)) as played:
                 for kind, data in played:
                     if kind == "record":
@@ -78,9 +91,7 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str =
                         if keep is not None:
                             keep(data)
                     else:
-                        out.failed.append(data)
-                        where = f"{side}, game" if side else "game"
-                        bar.print(cell(f"error: {where} {data['game']} (seed {data['seed']}): {data['error']}"))
+                        failed(data)
                     bar.advance()
         except KeyboardInterrupt:
             out.completed = False
@@ -88,9 +99,45 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str =
     return out
 
 
+def native_counting_for(batch: runner.Batch, seed: int, games: int, jobs: int, ray: str | None,
+                        keep: Callable[[dict[str, Any]], None] | None) -> Any:
+    """What counting the batch's games natively needs, when `--engine` asks for it and they can
+    be (random agents, one process, no records); else None, said once on stderr."""
+    if batch.engine == "reference":
+        return None
+    from ..native.engine import NativeRefused
+    from ..native.simulate import native_counting
+
+    why = None
+    if any(name != "random" for name in batch.agents.split(",")):
+        why = "it plays random agents only"
+    elif jobs > 1 or ray is not None:
+        why = "it plays in one process (without --jobs and --ray)"
+    elif keep is not None:
+        why = "it keeps no per-game records (without --records)"
+    elif not 0 <= seed < seed + games < 1 << 63:
+        why = "its seeds are whole numbers from 0 to 2**63"
+    else:
+        from ..native import build
+
+        def building() -> None:
+            echo(f"note: building the native engine for {batch.players} players (once: later runs import it)",
+                 err=True)
+
+        build.on_build = building
+        try:
+            return native_counting(runner.setup_for(batch).program)
+        except NativeRefused as err:
+            why = str(err)
+        finally:
+            build.on_build = None
+    echo(f"note: the native engine counts no games here ({why}): playing on the reference engine", err=True)
+    return None
+
+
 def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any], agents: str | None,
             max_decisions: int | None, max_skips: int | None, command: str = "simulate",
-            compiled: bool = False) -> tuple[runner.Batch, list[str]]:
+            compiled: bool = False, engine: str = "reference") -> tuple[runner.Batch, list[str]]:
     """The batch to play and each seat's agent; a bad player count, option or agent fails now.
     `compiled`: the compiled build is made (or imported) here, before any worker starts."""
     n = resolve_players(rules, players)
@@ -103,7 +150,7 @@ def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any
                     "skips_in_a_row": limits.LIMITS.skips_in_a_row}
     runner.remember(file, rules)
     compiled = compiled and compiled_build(rules, n, options)
-    return runner.Batch(file, n, options, ",".join(names), in_force, compiled=compiled), names
+    return runner.Batch(file, n, options, ",".join(names), in_force, compiled=compiled, engine=engine), names
 
 
 def compiled_build(rules: Rules, players: int, options: dict[str, Any]) -> bool:
@@ -136,8 +183,8 @@ def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Play
     `pass` only when some decision offers it)."""
     program = rules.program(batch.players, batch.options)
     head = {"rules": batch.path, "game": rules.title, "players": batch.players, "options": batch.options,
-            "seed": seed, "requested": games, "interrupted": not played.completed, "failed": played.failed,
-            "seconds": played.seconds, "jobs": jobs}
+            "seed": seed, "generator": chance.GENERATOR, "requested": games, "interrupted": not played.completed,
+            "failed": played.failed, "seconds": played.seconds, "jobs": jobs}
     actions = offered_actions(program.model, list(dict.fromkeys(info.name for info in program.actions)))
     items = list(dict.fromkeys(label for _, label in program.items))
     return played.tally.summary(head, names, actions, items, trigger_names(rules.model))
@@ -259,6 +306,15 @@ def compiled_option(func: Any) -> Any:
                              "C compiler; without them, one warning and the ordinary build.")(func)
 
 
+def engine_option(func: Any) -> Any:
+    """`--engine`: which engine plays (docs/native.md)."""
+    return click.option("--engine", type=click.Choice(["reference", "native", "auto"]), default="reference",
+                        show_default=True,
+                        help="native or auto: random games played and counted whole in C where the rules lower "
+                             "and a C compiler builds them (docs/native.md); else, said once, the reference "
+                             "engine.")(func)
+
+
 def spread_options(func: Any) -> Any:
     """Where the games are played (`--jobs`, `--ray`) and the report: simulate's and compare's."""
     func = click.option("--report", default=None, metavar="FILE.html",
@@ -314,6 +370,7 @@ def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[st
               help="Write one JSON line per finished game (seed, scores, breakdowns, winners, length).")
 @spread_options
 @compiled_option
+@engine_option
 @click.option("--skill", "skill", default=None, metavar="N,N,...",
               help="Also measure a skill trace: the search agent mcts:N against random, for each budget N.")
 @click.option("--skill-games", type=click.IntRange(min=1), default=40, show_default=True, metavar="N",
@@ -322,8 +379,8 @@ def write_report(path: str, summaries: list[dict[str, Any]], comparison: dict[st
 @guarded
 def simulate(file: str, games: int, players: int | None, seed: int | None, agents: str | None,
              option: tuple[str, ...], as_json: bool, records_path: str | None, jobs: int, ray: str | None,
-             report: str | None, compiled: bool, skill: str | None, skill_games: int, max_decisions: int | None,
-             max_skips: int | None) -> None:
+             report: str | None, compiled: bool, engine: str, skill: str | None, skill_games: int,
+             max_decisions: int | None, max_skips: int | None) -> None:
     """Play many games between automatic agents and summarise who wins, by how much, how long
     games last and which rules are used.
 
@@ -333,7 +390,8 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
     rules = load_rules(file)
     jobs = usable_jobs(jobs) if ray is None else jobs
     options = parse_options(rules, option)
-    batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips, compiled=compiled)
+    batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips, compiled=compiled,
+                           engine=engine)
     start_report(report)
     check_outputs([(records_path, "records file", "--records"), (report, "report", "--report")],
                   rules_read(rules))

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from ..diagnostics import GameError
-from ..engine import STATE_FORMAT, Game, player_name
+from ..engine import STATE_FORMAT, STATE_FORMATS, Game, player_name
 from ..position import POSITION_FORMAT
 from ..rules import Rules
 from .common import echo, fail, guarded, load_rules, read_json, write_atomic
@@ -118,10 +118,10 @@ def _view_position(rules_file: str, position_file: str, output: str | None, view
 def _game(rules: Rules, path: str, data: Any) -> Game:
     """The game a position or a saved state describes."""
     kind = data.get("format") if isinstance(data, dict) else None
-    if kind not in (POSITION_FORMAT, STATE_FORMAT):
+    if kind != POSITION_FORMAT and kind not in STATE_FORMATS:
         fail(f"'{path}' is not a position nor a saved ruleforge state "
              f"(expected \"format\": \"{POSITION_FORMAT}\" or \"{STATE_FORMAT}\")")
-    if kind == STATE_FORMAT and isinstance(data.get("game"), str) and data["game"] != rules.title:
+    if kind in STATE_FORMATS and isinstance(data.get("game"), str) and data["game"] != rules.title:
         fail(f"'{path}' is a saved {data['game']} game, but the rules are those of {rules.title}")
     try:
         return rules.position(data) if kind == POSITION_FORMAT else rules.load_game(data)

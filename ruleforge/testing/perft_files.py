@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from .. import chance
 from ..diagnostics import GameError
 from ..inert import inert
 from ..perft import MAX_DEPTH, Budget, counts
@@ -29,7 +30,7 @@ from .examples import FileProblems, suggest
 PERFT_FORMAT = "ruleforge-perft/1"
 PERFT_SUFFIX = ".perft.json"
 FILE_KEYS = ("format", "rules", "counts")
-ENTRY_KEYS = ("players", "seed", "options", "depth")
+ENTRY_KEYS = ("players", "seed", "generator", "options", "depth")
 MOST_ENTRIES = 1000  # a file of more is not one people wrote to check a game
 
 
@@ -39,7 +40,8 @@ class PerftError(FileProblems):
 
 @attrs.frozen(eq=False)
 class PerftEntry:
-    """One game start (players, seed, options) and its expected counts at depth 1, 2, ..."""
+    """One game start (players, seed, options) and its expected counts at depth 1, 2, ...; the
+    seed is for `generator` (an entry without one was written with the legacy generator)."""
 
     players: int
     seed: int
@@ -49,6 +51,7 @@ class PerftEntry:
     index: int  # its place in that file, from 1
     # the positions left to count, shared by the entries of one file (read_perft makes one a file)
     budget: Budget = attrs.field(factory=Budget, repr=False)
+    generator: str = chance.LEGACY
 
     @property
     def name(self) -> str:
@@ -61,7 +64,9 @@ class PerftEntry:
         return f"{self.origin}: entry #{self.index}"
 
     def as_json(self) -> dict[str, Any]:
-        return {"players": self.players, "seed": self.seed, "options": dict(self.options), "depth": list(self.depth)}
+        named = {} if self.generator == chance.LEGACY else {"generator": self.generator}  # kept as it was written
+        return {"players": self.players, "seed": self.seed, **named, "options": dict(self.options),
+                "depth": list(self.depth)}
 
 
 def shown_value(value: Any) -> str:
@@ -203,6 +208,10 @@ def _entry(path: Path, index: int, entry: Any, problems: list[str], budget: Budg
         problems.append(f"{where}: 'players' must be a whole number of players, not {_quoted(players)}")
     if not _whole(seed) or abs(seed) >= 2 ** 63:
         problems.append(f"{where}: 'seed' must be a whole number (of at most 19 digits), not {_quoted(seed)}")
+    generator = entry.get("generator", chance.LEGACY)
+    if generator not in chance.GENERATORS:
+        problems.append(f"{where}: 'generator' must be one of {', '.join(map(repr, chance.GENERATORS))} (none: the "
+                        f"legacy {chance.LEGACY!r}), not {_quoted(generator)}")
     options = entry.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(v, (bool, int, str)) for v in options.values()):
         problems.append(f"{where}: 'options' must be an object of option name -> value (a number, true or false, "
@@ -217,7 +226,7 @@ def _entry(path: Path, index: int, entry: Any, problems: list[str], budget: Budg
     if len(problems) > before:
         return None
     return PerftEntry(players=players, seed=seed, options=dict(options), depth=tuple(depth), origin=path,
-                      index=index, budget=budget)
+                      index=index, budget=budget, generator=generator)
 
 
 def run_perft(rules: Rules, entry: PerftEntry, rules_file: str | Path) -> PerftOutcome:
@@ -225,7 +234,7 @@ def run_perft(rules: Rules, entry: PerftEntry, rules_file: str | Path) -> PerftO
     player count or option the rules refuse), a rule that fails or a walk past the positions
     its file may visit (`perft.TooManyPositions`) is an error outcome."""
     try:
-        game = rules.new_game(entry.players, entry.seed, entry.options or None)
+        game = rules.new_game(entry.players, entry.seed, entry.options or None, generator=entry.generator)
         actual = counts(game, len(entry.depth), entry.budget)
     except GameError as err:
         return PerftOutcome(entry, str(rules_file), error=f"{entry.where}: {err}")

@@ -4,7 +4,8 @@ test, not only a change to scoring.
 
 `foo.rules` keeps them in the folder `foo.playthroughs/`, one file per game, each the exact text
 of `ruleforge playthrough` (ruleforge/playthrough.py). Its first line names the players, seed,
-agents and options, which is all a replay needs. A variant does not run its base's: it plays
+generator, agents and options, which is all a replay needs; a record without a generator was
+made with the legacy one (ruleforge/chance.py), and replays with it. A variant does not run its base's: it plays
 differently. Guide: docs/testing.md.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from .. import chance
 from ..agents import UntrustedAgent, recorded_agent, shown
 from ..diagnostics import GameError
 from ..engine import player_name
@@ -31,7 +33,7 @@ from ..state_io import BIGGEST
 PLAYTHROUGHS_SUFFIX = ".playthroughs"
 RECORD_SUFFIX = ".txt"
 HEADER = re.compile(r"^(?P<title>.+): (?P<players>\d+) players, seed (?P<seed>-?\d+), "
-                    r"agents (?P<agents>.+?)(?:, options (?P<options>.+))?$")
+                    r"(?:generator (?P<generator>\S+), )?agents (?P<agents>.+?)(?:, options (?P<options>.+))?$")
 SEATS = re.compile(r"^P1 \S+(?:, P\d+ \S+)*$")
 DECISION = re.compile(r"^(\d+)\. P\d+ \(")
 ENDING = re.compile(r"^(game over after|stopped after|failed: )")
@@ -93,6 +95,7 @@ class Header:
     seed: int
     agents: tuple[str, ...]
     options: dict[str, str]  # as written; `typed_options` converts them by the rules' types
+    generator: str = chance.LEGACY  # none written: a record made before xoshiro256**
 
 
 def parse_header(line: str, where: str) -> Header:
@@ -121,7 +124,12 @@ def parse_header(line: str, where: str) -> Header:
         if not sep or not name:
             raise PlaythroughFileError(f"{where}: line 1: option '{pair}' must look like name=value")
         options[name] = value
-    return Header(match["title"], players, -seed if match["seed"].startswith("-") else seed, names, options)
+    generator = match["generator"] or chance.LEGACY
+    if generator not in chance.GENERATORS:
+        raise PlaythroughFileError(f"{where}: line 1: unknown generator '{shown(generator)}' (generators: "
+                                   f"{', '.join(chance.GENERATORS)})")
+    return Header(match["title"], players, -seed if match["seed"].startswith("-") else seed, names, options,
+                  generator)
 
 
 def _number(digits: str) -> str:
@@ -228,11 +236,13 @@ def replay(rules: Rules, path: str | Path, text: str | None = None, trusted: Col
     options = typed_options(rules, header, where)
     limit = decision_limit(recorded_decisions(text, where))
     try:
-        return playthrough(rules, header.players, header.seed, header.agents, options, max_decisions=limit)
+        return playthrough(rules, header.players, header.seed, header.agents, options, max_decisions=limit,
+                           generator=header.generator)
     except PlaythroughError as err:
         if err.playthrough is not None:
             return err.playthrough
-        return Playthrough(rules.title, header.players, header.seed, options, header.agents, error=str(err))
+        return Playthrough(rules.title, header.players, header.seed, options, header.agents, header.generator,
+                           error=str(err))
     except GameError as err:  # the players, an option or an agent the rules refuse
         raise PlaythroughFileError(f"{where}: line 1: {err}") from None
 

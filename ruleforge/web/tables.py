@@ -27,7 +27,7 @@ import attrs
 from ..agents import GameError, make_agent
 from ..agents import agent_seed as seat_seed
 from ..cli.common import CommandFailed, write_atomic
-from ..cli.gamelog import LogWriter, log_header, read_log, replay_steps
+from ..cli.gamelog import LogWriter, log_header, logged_game, read_log, replay_steps
 from ..engine import Game, player_name
 from ..limits import LIMITS
 from ..private_folders import file_refusal, read_private_text
@@ -102,7 +102,7 @@ class Table:
         if name == HUMAN:
             return None
         if seat not in self.bots:
-            self.bots[seat] = make_agent(name, seat_seed(self.game.seed, seat))
+            self.bots[seat] = make_agent(name, seat_seed(self.game.seed, seat), generator=self.game.generator)
         return self.bots[seat]
 
     async def act(self, seat: int, label: str) -> None:
@@ -215,7 +215,7 @@ class Tables:
         game_id = secrets.token_hex(6)
         tokens = [secrets.token_urlsafe(TOKEN_BYTES) for _ in range(players)]
         log_path = self.folder / f"{game_id}.json"
-        header = log_header(self.rules, self.rules_path, str(log_path), players, seed, options, agents)
+        header = log_header(self.rules, self.rules_path, str(log_path), players, seed, options, agents, game.generator)
         writer = LogWriter(str(log_path), header, [], game, interval=WHEN_TOLD, mode=0o600)
         writer.save()
         write_private(self.seats_path(game_id), {"format": SEATS_FORMAT, "game": game_id, "tokens": tokens})
@@ -269,10 +269,10 @@ class Tables:
         agents = [web_agent(name) for name in record.agents or []]
         if len(agents) != record.players or len(tokens) != record.players:
             raise ValueError("its seats do not match its log")
-        game = self.rules.new_game(record.players, record.seed, record.options or None)
+        game = logged_game(self.rules, record)
         replay_steps(game, record)
         header = log_header(self.rules, self.rules_path, record.path, record.players, record.seed,
-                            record.options, agents)
+                            record.options, agents, game.generator)
         # the steps as the log needs them: a step's other keys (nested to any depth) are not kept
         steps = [{key: step[key] for key in ("player", "action", "digest") if key in step} for step in record.steps]
         writer = LogWriter(record.path, header, steps, game, interval=WHEN_TOLD, mode=0o600)

@@ -167,7 +167,8 @@ def test_the_suggested_command_quotes_the_files_values_and_runs_as_one_argument(
     assert shell.returncode == 0, shell.stderr
     assert not (tmp_path / "PWNED").exists()
     written = json.loads((tmp_path / "wide.perft.json").read_text())["counts"]
-    assert written == [{"players": 2, "seed": 0, "options": {"who": HOSTILE, "width": 3}, "depth": [3, 9]}]
+    assert written == [{"players": 2, "seed": 0, "generator": "xoshiro256**", "options": {"who": HOSTILE, "width": 3},
+                        "depth": [3, 9]}]
 
 
 def test_the_suggested_command_is_printed_inert() -> None:
