@@ -5,6 +5,9 @@ random, each over `--games` games with the agent's seat rotating (see ruleforge/
 a win rate with its 95% Wilson interval beside the rate of a seat no better than the others
 (1 / players); and the search's decisions per second of CPU time. `--trace B1,B2,...` adds the
 skill trace: each budget against random, then each against the one before it.
+`--speed` measures instead the search's iterations per second of process CPU time, the Python
+search on the reference engine against the search run in C on the native engine (which chooses
+the same actions: tests/test_native_search.py), over the first `--decisions` decisions of a game.
 See bench/README.md for the figures and the target.
 """
 
@@ -40,6 +43,46 @@ def show(r: dict[str, Any]) -> str:
             f"{r['rate']:6.1%}  [{r['low']:5.1%}, {r['high']:5.1%}]  fair {r['fair']:5.1%}  {speed_text}")
 
 
+def iterations_per_second(rules: ruleforge.Rules, players: int, budget: int, decisions: int, engine: str,
+                          seed: int) -> float:
+    """The search's iterations per second of process CPU time over a game's first decisions (a
+    decision with one legal action runs no search and counts none)."""
+    from ruleforge.search import MCTSAgent
+
+    game = rules.new_game(players, seed, engine=engine)  # a native module is built here, untimed
+    agent = MCTSAgent(seed=seed, budget=budget)
+    iterations, spent = 0, 0.0
+    for _ in range(decisions):
+        if game.is_over:
+            break
+        several = len(game.legal_actions()) > 1
+        started = time.process_time()
+        action = agent.choose(game)
+        spent += time.process_time() - started
+        iterations += budget if several else 0
+        game.apply(action)
+    return iterations / spent if spent else 0.0
+
+
+def speed(names: list[str], budget: int, decisions: int, seed: int, as_json: bool) -> int:
+    """`--speed`: per game, the Python and the native search's iterations per second."""
+    rows = []
+    for name in names:
+        file, players = GAMES[name]
+        rules = ruleforge.load(ROOT / "games" / file)
+        python = iterations_per_second(rules, players, budget, decisions, "reference", seed)
+        native = iterations_per_second(rules, players, budget * 20, decisions, "native", seed)
+        rows.append({"game": name, "players": players, "python": round(python), "native": round(native),
+                     "ratio": round(native / python, 1) if python else None})
+        if not as_json:
+            r = rows[-1]
+            print(f"{name:<15} {players}p  python {r['python']:>8}/s  native {r['native']:>9}/s  x{r['ratio']}",
+                  flush=True)
+    if as_json:
+        print(json.dumps({"budget": budget, "decisions": decisions, "rows": rows}, indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per match [200]")
@@ -50,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trace", default=None, help="budgets of a skill trace, e.g. 25,50,100")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="one JSON document instead of the table")
+    parser.add_argument("--speed", action="store_true",
+                        help="iterations per second, Python search against native (the native budget 20x)")
+    parser.add_argument("--decisions", type=int, default=12, help="decisions a game --speed times [12]")
     args = parser.parse_args(argv)
     names = list(GAMES) if args.only is None else [n.strip() for n in args.only.split(",")]
     bad = [n for n in names if n not in GAMES]
@@ -57,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         what = f"unknown game '{bad[0]}' (games: {', '.join(GAMES)})" if bad else "--games and --budget must be >= 1"
         print(f"error: {what}", file=sys.stderr)
         return 2
+    if args.speed:
+        return speed(names, args.budget, args.decisions, args.seed, args.json)
     mcts = f"mcts:{args.budget}"
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()

@@ -3,7 +3,6 @@
     python bench/bench_all.py                 # every game and player count, best of 3
     python bench/bench_all.py --scale 0.2     # a quick look (fewer games per run)
     python bench/bench_all.py --json          # the same figures as one JSON document
-    python bench/bench_all.py --compiled      # and the compiled build (ruleforge[compiled]; builds once)
     python bench/bench_all.py --native        # and the native engine (a C compiler; builds once)
 
 Per game and player count, four measures of random playouts (every decision uniformly at
@@ -21,9 +20,6 @@ random among the legal actions, from a new game to its end), interleaved and bes
   game's number of decisions and offers as many actions as the engine did on average). It is
   what the loop's own calls and random draws cost, so its ratio is the ceiling of the public
   API's ratio: no engine, however fast, can pass it;
-- compiled (with `--compiled`): the public API loop on `rules.new_game(..., compiled=True)`,
-  the generated code built as a C extension with Cython (docs/api.md); its modules are built
-  before the clock starts (the first run, once per game and player count) and cached;
 - native simulate (with `--native`): what `simulate` counts, played whole in C by the native
   engine (ruleforge/native/: the compiled game lowered to C): `count_natively` into a new
   `Tally`, any seed it hands back played on the reference engine as `simulate` would. Its games
@@ -36,10 +32,10 @@ random among the legal actions, from a new game to its end), interleaved and bes
   cache, before the clock starts; `build_or_import_s` is the wall time that took.
 
 Each ratio is the engine's games/s over the hand-written engine's: higher is better, 1.0 is
-parity, and the target (issue 20) is 1.0 for the public API and simulate, 1.3 for the
-compiled build, and (issue 35) 5.0 for native simulate and 1.0 for the native API. Only the
-first two decide the exit status of `--strict`; the others have a verdict column each. A game
-with no hand-written engine (Naishi with Legends) is measured beside the others, without a ratio.
+parity, and the target (issue 20) is 1.0 for the public API and simulate, and (issue 35) 5.0
+for native simulate and 1.0 for the native API. Only the first two decide the exit status of
+`--strict`; the others have a verdict column each. A game with no hand-written engine (Naishi
+with Legends) is measured beside the others, without a ratio.
 
 For Tic-Tac-Toe and Connect Four, `--native` also prints Ludii's published single-thread random
 playouts per second (131,855 and 28,279, as quoted in issue 35; Ludii's machine, not measured
@@ -56,7 +52,6 @@ import random
 import re
 import sys
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -84,7 +79,6 @@ from ruleforge.engine import Game  # noqa: E402
 from ruleforge.native.game import NativeGame  # noqa: E402
 
 TARGET = 1.0  # the public API and simulate against the hand-written engine
-COMPILED_TARGET = 1.3  # the compiled build against the hand-written engine
 NATIVE_SIMULATE_TARGET = 5.0  # native simulate against the hand-written engine (issue 35)
 NATIVE_API_TARGET = 1.0  # the public API on the native engine against the hand-written engine (issue 35)
 LUDII_TARGET = 10.0  # native simulate's games/s over Ludii's published playouts/s (issue 35)
@@ -176,21 +170,6 @@ def idle_games(rules: ruleforge.Rules, players: int, games: int, seed: int) -> C
     return lambda s: IdleGame(per_game[s], acts)
 
 
-def compiled_ready(rules: ruleforge.Rules, players: int, seed: int) -> float | None:
-    """Build (or import) the compiled build before the clock starts: the seconds it took (wall
-    time; a module already built is only imported), or None, said, when it cannot be built."""
-    from ruleforge.compiled import CompiledBuildWarning
-
-    start = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", CompiledBuildWarning)
-        rules.new_game(players, seed, compiled=True)
-    took = time.perf_counter() - start
-    for warning in caught:
-        print(f"bench_all: {warning.message}", file=sys.stderr)
-    return took if rules.program(players, compiled=True).native is not None else None
-
-
 class NativeReady:
     """The native engine of one game and player count, made before the clock starts: the
     game's engine (for the native API) and the counting (for native simulate), or why not."""
@@ -234,8 +213,7 @@ def run_native_simulate(ready: NativeReady, games: int, seed: int, left: list[in
     return took, tally.all_decisions
 
 
-def measure(case: tuple, players: int, scale: float, repeat: int, seed: int,
-            compiled: bool = False, native: bool = False) -> dict[str, Any]:
+def measure(case: tuple, players: int, scale: float, repeat: int, seed: int, native: bool = False) -> dict[str, Any]:
     name, stem, _counts, hand, games, native_factor = case
     games = max(1, round(games * scale))
     path = str(ROOT / "games" / f"{stem}.rules")
@@ -250,10 +228,6 @@ def measure(case: tuple, players: int, scale: float, repeat: int, seed: int,
         "block_machine": lambda: run_engine_api(rules, players, games, seed, lambda s: Game(program, s)),
         "api_loop_alone": lambda: run_engine_api(rules, players, games, seed, idle),
     }
-    built = compiled_ready(rules, players, seed) if compiled else None
-    if built is not None:
-        runners["compiled"] = lambda: run_engine_api(rules, players, games, seed,
-                                                     lambda s: rules.new_game(players, s, compiled=True))
     ready = NativeReady(rules, players) if native else None
     native_games = games * native_factor
     left: list[int] = [0]
@@ -273,12 +247,9 @@ def measure(case: tuple, players: int, scale: float, repeat: int, seed: int,
         entry[measure_name] = summarize(times, played, decisions.get(measure_name, 0))
     if hand is not None:
         base = entry["hand_written"]["games_per_s"]
-        for measure_name in ("public_api", "simulate", "block_machine", "api_loop_alone", "compiled", *NATIVE):
+        for measure_name in ("public_api", "simulate", "block_machine", "api_loop_alone", *NATIVE):
             if measure_name in entry:
                 entry[measure_name]["ratio"] = entry[measure_name]["games_per_s"] / base
-    if "compiled" in entry:
-        entry["compiled"]["over_public_api"] = entry["compiled"]["games_per_s"] / entry["public_api"]["games_per_s"]
-        entry["compiled"]["build_or_import_s"] = built
     if ready is not None:
         native_entry(entry, ready, stem, native_factor, left[0], failed)
     return entry
@@ -309,12 +280,9 @@ def native_entry(entry: dict[str, Any], ready: NativeReady, stem: str, factor: i
 
 
 def table(results: list[dict[str, Any]]) -> list[str]:
-    compiled = any("compiled" in r for r in results)
     native = any("native_build_or_import_s" in r for r in results)
     head = ("game", "players", "hand-written", "public API", "simulate", "block machine", "API loop alone",
             f"target {TARGET:.1f}x")
-    if compiled:
-        head += ("compiled (x public API)", f"target {COMPILED_TARGET:.1f}x")
     if native:
         head += ("native simulate (x simulate)", f"target {NATIVE_SIMULATE_TARGET:.1f}x",
                  "native API (x public API)", f"target {NATIVE_API_TARGET:.1f}x", "native build")
@@ -333,23 +301,11 @@ def table(results: list[dict[str, Any]]) -> list[str]:
             verdict = "-"
         row = (r["game"], str(r["players"]), hand, cell(r, "public_api"), cell(r, "simulate"),
                cell(r, "block_machine"), cell(r, "api_loop_alone"), verdict)
-        if compiled:
-            row += compiled_cells(r)
         if native:
             row += native_cells(r)
         rows.append(row)
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     return ["  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in rows]
-
-
-def compiled_cells(r: dict[str, Any]) -> tuple[str, str]:
-    """The compiled build's games/s, its ratio and its gain over the public API; its verdict."""
-    m = r.get("compiled")
-    if m is None:
-        return "not built", "-"
-    ratio = f" ({m['ratio']:.2f}x)" if "ratio" in m else ""
-    verdict = "-" if "ratio" not in m else "met" if m["ratio"] >= COMPILED_TARGET else "below"
-    return f"{m['games_per_s']:,.0f}/s{ratio} x{m['over_public_api']:.2f}", verdict
 
 
 def native_cells(r: dict[str, Any]) -> tuple[str, ...]:
@@ -405,10 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
-    parser.add_argument("--compiled", action="store_true",
-                        help="also measure the compiled build (needs ruleforge[compiled] and a C compiler)")
     parser.add_argument("--native", action="store_true",
                         help="also measure the native engine: simulate in C and the public API (needs a C compiler)")
+    parser.add_argument("--compiled", dest="native", action="store_true", help=argparse.SUPPRESS)  # an old alias
     args = parser.parse_args(argv)
     if not args.scale > 0:
         parser.error("--scale must be above 0")
@@ -420,8 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for case in cases:
             for players in case[2]:
-                results.append(measure(case, players, args.scale, args.repeat, args.seed, args.compiled,
-                                       args.native))
+                results.append(measure(case, players, args.scale, args.repeat, args.seed, args.native))
                 if not args.json:
                     print(f"  measured {case[0]}, {players} players", file=sys.stderr, flush=True)
     except BenchError as err:
@@ -432,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         config = {"scale": args.scale, "repeat": args.repeat, "seed": args.seed, "clock": args.clock,
                   "threads": 1, "native": args.native, "cpu": cpu_name(), **env_info()}
-        targets = {"target": TARGET, "compiled_target": COMPILED_TARGET}
+        targets = {"target": TARGET}
         if args.native:
             targets.update(native_simulate_target=NATIVE_SIMULATE_TARGET, native_api_target=NATIVE_API_TARGET,
                            ludii_target=LUDII_TARGET, playout=PLAYOUT)

@@ -39,6 +39,7 @@ GENERATOR = XOSHIRO
 MASK64 = (1 << 64) - 1
 TWO64 = 1 << 64
 GOLDEN = 0x9E3779B97F4A7C15  # splitmix64's increment
+UNIT53 = 2.0 ** -53  # a 53-bit number times this is a float in [0, 1), exactly
 
 
 def seed_words(seed: int) -> tuple[int, int, int, int]:
@@ -124,8 +125,9 @@ def _rejected(m: int, n: int, words: tuple) -> tuple[int, tuple]:
 
 
 class Stream:
-    """A generator of one's own outside a game's state (a random agent's): `below(n)` draws
-    from its words, which it keeps."""
+    """A generator of one's own outside a game's state (a random agent's, a search's): each draw
+    takes from its words, which it keeps, so that an engine in C that copies the words draws the
+    same numbers."""
 
     __slots__ = ("words",)
 
@@ -135,6 +137,44 @@ class Stream:
     def below(self, n: int) -> int:
         k, self.words = below(self.words, n)
         return k
+
+    # --- the draws of a search (ruleforge/search.py, determinize.py), each written down in
+    # docs/random.md so that the native search (native/c/rf_search.c) draws the same numbers.
+
+    def randrange(self, n: int) -> int:
+        """`below(n)`, under the name `random.Random` gives it (a determinization's callers
+        draw from either generator)."""
+        return self.below(n)
+
+    def random(self) -> float:
+        """A float in [0, 1): an output's top 53 bits times 2**-53, exact in a double."""
+        x, self.words = draw(self.words)
+        return (x >> 11) * UNIT53
+
+    def getrandbits(self, k: int) -> int:
+        """The top `k` bits (1 <= k <= 64) of one output: 64 of them seed a game's chance to come
+        (`reseeded`)."""
+        if not 1 <= k <= 64:
+            raise ValueError("a stream gives 1 to 64 bits at a time")
+        x, self.words = draw(self.words)
+        return x >> (64 - k)
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle `items` in place as a game's shuffle does (`shuffle`: Fisher-Yates from the top)."""
+        self.words = shuffle(self.words, items)
+
+    def sample(self, items: list, k: int) -> list:
+        """`k` of `items` (0 <= k <= len), by a partial Fisher-Yates from the bottom on a copy: for
+        i from 0 to k - 1, swap place i with place i + below(len - i); the first k places, in
+        that order."""
+        pool = list(items)
+        n = len(pool)
+        if not 0 <= k <= n:
+            raise ValueError("a sample larger than its population")
+        for i in range(k):
+            j = i + self.below(n - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
 
 
 # --- a game's generator, by name --------------------------------------------------------------

@@ -54,17 +54,23 @@ if TYPE_CHECKING:
 def hidden_zones(game: Game, player: int) -> list[int]:
     """The zones whose contents `player` may not see now, in index order. Which zones are
     hidden whatever happens is worked out once per program and seat (a search asks often)."""
-    cache = game.program.hidden_cache
-    if player not in cache:
-        from .engine import _grants
-
-        shut = [zi for zi, info in enumerate(game.program.zones) if not _grants(info.visibility, info.owner, player)]
-        cache[player] = ([zi for zi in shut if not game.program.zones[zi].rules],
-                         [zi for zi in shut if game.program.zones[zi].rules])
-    always, sometimes = cache[player]
+    always, sometimes = hidden_split(game.program, player)
     if not sometimes:
         return always
     return sorted(always + [zi for zi in sometimes if not game.zone_visible_to(zi, player)])
+
+
+def hidden_split(program, player: int) -> tuple[list[int], list[int]]:
+    """The zones hidden from `player` by their declaration: those hidden whatever happens, and
+    those a `visible ... if` may open (judged in play), each in index order; kept per program."""
+    cache = program.hidden_cache
+    if player not in cache:
+        from .engine import _grants
+
+        shut = [zi for zi, info in enumerate(program.zones) if not _grants(info.visibility, info.owner, player)]
+        cache[player] = ([zi for zi in shut if not program.zones[zi].rules],
+                         [zi for zi in shut if program.zones[zi].rules])
+    return cache[player]
 
 
 def known_components(game: Game, player: int, hidden: list[int] | None = None) -> set[int]:
@@ -84,9 +90,11 @@ def known_components(game: Game, player: int, hidden: list[int] | None = None) -
     return known
 
 
-def determinize(game: Game, player: int, rng: random.Random) -> Game:
+def determinize(game: Game, player: int, rng: random.Random | chance.Stream) -> Game:
     """A copy of `game` with what `player` cannot see drawn again at random (see the module's
-    docstring); `game` itself is not changed."""
+    docstring); `game` itself is not changed. `rng` is the greedy agent's `random.Random` or the
+    search's portable `chance.Stream`: both shuffle, give 64 bits and a `randrange`, and the
+    Stream's draws are the ones the native search (native/c/rf_search.c) repeats."""
     out = game.clone()
     st = out.state
     kind_of = game.program.comp_kind

@@ -12,14 +12,11 @@ from .ast import Pos
 
 _TYPE_NAMES = re.compile(r"'(\w+)'")  # reads Python's message, never generated code
 _SHOWN = 60  # characters of an operand shown in a message
-# the files of the compiled build's modules (ruleforge/compiled), whose frames are generated code too
-GENERATED_FILES: set[str] = set()
 
 
 def is_generated(filename: str) -> bool:
-    """A frame of the code the compiler generated: run by `exec` (`<ruleforge:...>`), or built."""
-    return filename.startswith("<ruleforge:") or filename in GENERATED_FILES
-
+    """A frame of the code the compiler generated, which `exec` runs as `<ruleforge:...>`."""
+    return filename.startswith("<ruleforge:")
 
 
 def marked_operation(tb: TracebackType | None, operand_map: dict) -> tuple | None:

@@ -48,8 +48,8 @@ class Limits:
     integer_digits: int = 1_000  # decimal digits of a product (`x * y`): a number squared at each turn
     # --- the tools around a game -----------------------------------------------------------
     counted_positions: int = 1_000_000  # positions a move count reaches, all depths; one counts file's entries together
-    build_seconds: int = 900  # seconds Cython and the C compiler may take to build one module (the compiled build)
-    compiled_source_bytes: int = 1_500_000  # bytes of the Python source the compiled build gives Cython
+    build_seconds: int = 900  # seconds the C compiler may take to build one module of the native engine
+    compiled_source_bytes: int = 1_500_000  # bytes of the C source the native engine gives the C compiler
     lsp_document_chars: int = 500_000  # characters of a document the language server checks (a check: ~25 µs a char)
     observation_size: int = 10_000_000  # numbers in one RL observation (the seed games: at most 36,490; ~350 MB here)
 

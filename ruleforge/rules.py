@@ -63,10 +63,8 @@ class Rules:
         return h.hexdigest()[:16]
 
     def program(self, players: int, options: dict[str, Any] | None = None,
-                extras: tuple[str, ...] = (), count_triggers: bool = False, compiled: bool = False) -> Program:
-        """The program for a player count and options, compiled once. `compiled` asks for the
-        compiled build (a C extension, built once and cached; see ruleforge/compiled/): when it
-        cannot be made, the ordinary program, and one CompiledBuildWarning."""
+                extras: tuple[str, ...] = (), count_triggers: bool = False) -> Program:
+        """The program for a player count and options, compiled once."""
         lo, hi = self.model.players
         if not lo <= players <= hi:
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -77,18 +75,12 @@ class Rules:
         key: tuple = (players, tuple(sorted(options.items())), extras)
         if count_triggers:  # a program of its own: the usual one runs no counting code
             key += ("count_triggers",)
-        if compiled:
-            key += ("compiled",)
         prog = self._programs.get(key)
         if prog is None:
             if extras:  # programs for hand-built positions: keep only the latest few
                 for old in [k for k in self._programs if k[2]][:-7]:
                     del self._programs[old]
             prog = compile_program(self.checker, players, options, extras, count_triggers)
-            if compiled:  # kept only once built: a build refused (a limit) is refused again next time
-                from .compiled import compile_natively
-
-                compile_natively(prog)
             self._programs[key] = prog
         return prog
 
@@ -165,19 +157,20 @@ class Rules:
 
     def new_game(self, players: int, seed: int = 0, options: dict[str, Any] | None = None,
                  compiled: bool = False, generator: str = chance.GENERATOR, engine: str = "reference") -> Game:
-        """A new game; `compiled` plays it on the compiled build (see `program`). Its chance
-        comes from `generator` seeded with `seed`: xoshiro256**, or the legacy splitmix64-mt to
-        replay a game made with it (see ruleforge/chance.py). `engine`: "reference" (Python),
-        "native" or "auto" (the native engine, ruleforge/native/, where these rules lower and a
-        C compiler builds them; else the reference engine and one NativeEngineWarning saying why)."""
+        """A new game. Its chance comes from `generator` seeded with `seed`: xoshiro256**, or the
+        legacy splitmix64-mt to replay a game made with it (see ruleforge/chance.py). `engine`:
+        "reference" (Python), "native" or "auto" (the native engine, ruleforge/native/, where these
+        rules lower and a C compiler builds them; else the reference engine and one
+        NativeEngineWarning saying why). `compiled=True` is kept as an alias of engine="auto"."""
         if type(seed) is not int:
             raise GameError(f"the seed must be a whole number, not {seed!r}")
         check_generator(generator)
         if engine not in ENGINES:
             raise GameError(f"no engine named {engine!r}: the engines are {', '.join(ENGINES)}")
-        key = (players, (), ()) + (("compiled",) if compiled else ())
-        prog = None if options else self._programs.get(key)  # simulations: no checks again
-        prog = prog or self.program(players, options, compiled=compiled)
+        if compiled and engine == "reference":
+            engine = "auto"
+        prog = None if options else self._programs.get((players, (), ()))  # simulations: no checks again
+        prog = prog or self.program(players, options)
         if engine != "reference" and generator == chance.GENERATOR:
             from .native import new_native_game
 

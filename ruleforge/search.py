@@ -32,13 +32,19 @@ against the others', which tells apart the many playouts that every player loses
 long game. Every comparison follows the ranking: its direction ("fewest points wins" wants
 fewer) and its tie-breaks. The final choice is the most visited
 root action, ties broken by mean reward.
+
+Every draw comes from a `chance.Stream` seeded with the agent's seed (its draws are written down in
+docs/random.md), so that on a native game (`engine="native"`) the whole search runs in one call
+into C (`native/search.py`, `native/c/rf_search.c`) and chooses exactly what this code chooses;
+where the C search cannot be exact (a visibility that changes in play, a trap that is no rules
+error), this code runs instead, from the same stream.
 """
 
 from __future__ import annotations
 
 import math
-import random
 
+from . import chance
 from .diagnostics import GameError
 from .engine import Action, Game
 from .standing import Key, Standing, first, lead
@@ -84,7 +90,7 @@ class MCTSAgent:
     temper: float = 0.15      # the margin's scale in `_estimate`, as a share of the mean standing
 
     def __init__(self, seed: int = 0, budget: int = 200):
-        self.rng = random.Random(seed)
+        self.rng = chance.Stream(seed)  # portable (docs/random.md): the native search draws the same numbers
         self.budget = budget
         self.last_root: Node | None = None  # the tree of the last decision, for tests and reports
         self._standing: Standing | None = None
@@ -99,6 +105,11 @@ class MCTSAgent:
             return actions[0]
         me = game.current_player
         assert me is not None, "choose() called on a finished game"
+        from .native.search import search_natively
+
+        chosen = search_natively(self, game, me, actions)
+        if chosen is not None:  # the whole search run in C, as the rest of this method runs it
+            return chosen
         root = Node(None)
         if self._standing is None or self._standing.program is not game.program:
             self._standing = Standing(game)
@@ -117,7 +128,7 @@ class MCTSAgent:
 
         best = max(actions, key=merit)
         if best not in root.children:  # every iteration failed: no evidence either way
-            return actions[self.rng.randrange(len(actions))]
+            return actions[self.rng.below(len(actions))]
         return best
 
     def _first_tries(self, game: Game, me: int, actions: list[Action]) -> None:
@@ -182,7 +193,7 @@ class MCTSAgent:
                 steps = players
             legal = game._legal
             if k <= 1 or len(legal) == 1:
-                game._apply_unchecked(legal[rng.randrange(len(legal))])
+                game._apply_unchecked(legal[rng.below(len(legal))])
             else:
                 mover = st.chooser
                 best = None
@@ -219,7 +230,7 @@ class MCTSAgent:
                     order = self._order
                     action = min(untried, key=lambda a: order.get(a, 0))
                 else:
-                    action = untried[rng.randrange(len(untried))]
+                    action = untried[rng.below(len(untried))]
                 child = node.children[action] = Node(mover)
                 child.avail = 1
                 game._apply_unchecked(action)

@@ -102,3 +102,15 @@ def test_the_differential_command_compares_and_reports(bench_path, capsys: pytes
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:4] == ["tictactoe", "2p", "4", "games"] and lines[0].endswith("the same")
     assert all("block machine only" in line for line in lines[1:]) and len(lines) == 5
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler")
+def test_the_differential_command_holds_the_native_engine_to_the_reference(
+        bench_path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("RULEFORGE_CACHE", str(tmp_path))
+    differential = load_baseline("differential")
+    assert differential.main(["--engine", "native", "--games", "6", str(ROOT / "games" / "connect_four.rules"),
+                              str(ROOT / "games" / "sushi_go.rules")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:4] == ["connect_four", "2p", "6", "games"] and lines[0].endswith("the same")
+    assert all("block machine only" in line for line in lines[1:]) and len(lines) == 5

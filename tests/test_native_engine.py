@@ -61,6 +61,11 @@ def built(program):
     ("games/kingdomino.rules", 4, 10),
     ("games/no_thanks.rules", 3, 20),
     ("games/no_thanks.rules", 7, 20),
+    ("games/naishi.rules", 2, 30),  # best choices: every way of the ninjas' options tried
+    ("games/naishi_legends.rules", 2, 20),  # an action's effect that takes itself; lists from defs
+    ("games/nakasendo.rules", 2, 12),  # longest paths, a list held in a variable
+    ("games/nakasendo.rules", 4, 8),
+    ("games/nakasendo_wide.rules", 3, 8),
 ])
 def test_the_native_engine_plays_the_reference_games(path: str, players: int, games: int) -> None:
     program = rules_at(path).program(players)
@@ -208,6 +213,9 @@ def test_move_counts_walk_natively_to_the_reference_counts(path: str, players: i
 
 @pytest.mark.parametrize(("path", "players", "games"), [
     ("games/tictactoe.rules", 2, 400), ("games/connect_four.rules", 2, 150), ("games/hagakure.rules", 4, 60),
+    ("games/no_thanks.rules", 4, 60),  # labels that read the state: "take 23 with 5 chips"
+    ("games/nakasendo.rules", 2, 6),  # actions numbered by their arguments, labels that read the state
+    ("tests/synthetic/label_holes.rules", 3, 80),  # labels reading the state every way choice_keys.py splits
 ])
 def test_simulate_counts_natively_what_the_reference_engine_counts(path: str, players: int, games: int) -> None:
     from click.testing import CliRunner
@@ -224,6 +232,7 @@ def test_simulate_counts_natively_what_the_reference_engine_counts(path: str, pl
         for timing in ("seconds", "games_per_second"):
             summary.pop(timing)
         runs[engine] = summary
+        assert engine == "reference" or "counts no games" not in result.stderr, result.stderr
     assert runs["native"] == runs["reference"]
     assert runs["native"]["games"] == games
 
@@ -237,3 +246,27 @@ def test_simulate_says_why_the_native_engine_counts_no_games() -> None:
                                        "--engine", "native", "--agents", "greedy,random"])
     assert result.exit_code == 0
     assert "note: the native engine counts no games here (it plays random agents only)" in result.stderr
+
+
+def test_choice_keys_are_counted_in_c_and_named_as_the_reference_engine_names_them() -> None:
+    """Every game of the synthetic rules is counted in C (none handed back), and the choices'
+    labels rendered from their keys are the ones the reference engine logs for the same games."""
+    from ruleforge.agents import RandomAgent, agent_seed
+    from ruleforge.balance.records import choices
+    from ruleforge.balance.stats import Tally
+    from ruleforge.native.simulate import count_natively, native_counting
+
+    program = rules_at("tests/synthetic/label_holes.rules").program(3)
+    built(program)
+    tally = Tally(3)
+    assert count_natively(native_counting(program), tally, 0, 30) == []
+    logged: dict[str, int] = {}
+    for seed in range(30):
+        game = ruleforge.Game(program, seed)
+        seats = [RandomAgent(agent_seed(seed, seat)) for seat in range(3)]
+        while not game.is_over:
+            game.apply(seats[game.current_player].choose(game))
+        for label, n in choices(game).items():
+            logged[label] = logged.get(label, 0) + n
+    assert tally.choices == logged
+    assert any(label.startswith("keep chip") and "done yes" in label for label in logged)  # a hole of each kind met

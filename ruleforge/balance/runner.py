@@ -48,8 +48,7 @@ class Batch:
     agents: str  # one name per seat, comma-separated
     limits: dict[str, int] = attrs.Factory(dict)  # limits to put in force (decisions_per_game, ...)
     sources: dict[str, str] = attrs.Factory(dict)  # absolute path -> text: the files, for other machines
-    compiled: bool = False  # play the compiled build (ruleforge/compiled/; built once, then cached)
-    engine: str = "reference"  # "native" or "auto": random games counted whole in C where they can be
+    engine: str = "reference"  # "native" or "auto": random games counted in C, searches run in C, where they can
 
 
 def remember(path: str, rules: Rules) -> None:
@@ -93,20 +92,41 @@ class Setup:
     all_random: bool
     limits: dict[str, int]  # the batch's limits, put in force while its games play
     triggers: list[str]  # the program's triggers by name, for the records
+    searching: list[int] = attrs.Factory(list)  # the seats whose search runs in C (`searching_natively`)
 
 
 def setup_for(batch: Batch) -> Setup:
     """The setup of a batch's games in this process (its rules loaded once per process)."""
-    return setup_of(rules_for(batch.path, batch.sources), batch.players, batch.options, batch.agents,
-                    batch.limits, batch.compiled)
+    setup = setup_of(rules_for(batch.path, batch.sources), batch.players, batch.options, batch.agents,
+                     batch.limits)
+    if batch.engine == "reference":
+        return setup
+    return attrs.evolve(setup, searching=searching_natively(setup.program, setup.names))
+
+
+def searching_natively(program: Program, names: list[str]) -> list[int]:
+    """The seats of a search agent (`mcts:N`) whose search can run in C on these rules (the
+    native engine builds, and no zone hidden from the seat opens in play): their games keep a
+    native copy, on which those seats search (ruleforge/native/search.py)."""
+    from ..native.engine import NativeRefused, native_engine
+    from ..native.search import can_search
+
+    seats = [seat for seat, name in enumerate(names) if name.split(":")[0] == "mcts"]
+    if not seats:
+        return []
+    try:
+        engine = native_engine(program)
+    except NativeRefused:
+        return []
+    return [seat for seat in seats if can_search(program, engine, seat)]
 
 
 def setup_of(rules: Rules, players: int, options: dict[str, Any], agents: str,
-             limits_in_force: dict[str, int] | None = None, compiled: bool = False) -> Setup:
+             limits_in_force: dict[str, int] | None = None) -> Setup:
     """The setup of games of loaded rules: `play_game(setup_of(...), seed)` plays one as a
     batch of `simulate` plays it."""
     names = agent_names(agents, players)
-    program = rules.program(players, options, count_triggers=True, compiled=compiled)
+    program = rules.program(players, options, count_triggers=True)
     return Setup(program, agents, names, all(name == "random" for name in names), limits_in_force or {},
                  names_of(program).triggers)
 
@@ -126,18 +146,31 @@ def play_game(setup: Setup, seed: int) -> tuple[Game, Watch]:
         watch.fired = list(fired)
         return game, watch
     seats = make_agents(setup.agents, program.players, seed)
+    mirror = _native_copy(program, seed) if setup.searching else None
     while not game.is_over:
         if watch.decisions >= limit:
             raise _too_long(watch.decisions)
         legal = game._legal  # read only, and replaced (never changed) by apply: no copy needed
         before = fired[:] if fired else None
-        action = seats[game.current_player].choose(game)  # type: ignore[index]
+        mover = game.current_player
+        action = seats[mover].choose(mirror if mover in setup.searching else game)  # type: ignore[index]
         if before is not None and before != fired:  # an agent's look-ahead fired them, not the game
             fired[:] = before
         watch.decide(game, legal, action)
         game.apply(action)
+        if mirror is not None:
+            mirror.apply(action)
     watch.fired = list(fired)
     return game, watch
+
+
+def _native_copy(program: Program, seed: int) -> Game:
+    """The same game on the native engine, which the seats that search in C search on; the game
+    itself, on the reference engine, is the one watched and recorded."""
+    from ..native.engine import native_engine
+    from ..native.game import NativeGame
+
+    return NativeGame(program, seed, native_engine(program))  # type: ignore[return-value]
 
 
 _RANDOM_CHOICE = RandomAgent.choose  # what play_randomly draws as; a choose put in its place is honoured

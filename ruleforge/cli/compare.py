@@ -28,6 +28,8 @@ from .common import (
 from .outputs import check_outputs
 from .simulate import (
     compiled_option,
+    engine_of,
+    engine_option,
     json_text,
     prepare,
     rules_read,
@@ -120,11 +122,12 @@ def options_text(summary: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of a table.")
 @spread_options
 @compiled_option
+@engine_option
 @limit_options
 @guarded
 def compare(file_a: str, file_b: str | None, games: int, players: int | None, seed: int, agents: str | None,
             option: tuple[str, ...], a_option: tuple[str, ...], b_option: tuple[str, ...], as_json: bool,
-            jobs: int, ray: str | None, report: str | None, compiled: bool, max_decisions: int | None,
+            jobs: int, ray: str | None, report: str | None, compiled: bool, engine: str, max_decisions: int | None,
             max_skips: int | None) -> None:
     """Play the same seeds with the same agents on A and on B and say what changed.
 
@@ -141,9 +144,14 @@ def compare(file_a: str, file_b: str | None, games: int, players: int | None, se
     options_b = parse_options(rules_b, option + b_option)
     start_report(report)
     check_outputs([(report, "report", "--report")], rules_read(rules_a, rules_b))
+    engine = engine_of(engine, compiled)
+    if engine != "reference" and all(name == "random" for name in (agents or "random").split(",")):
+        echo("note: the native engine counts no games here (compare pairs every game's record): playing on the "
+             "reference engine", err=True)  # a search agent still searches in C (run_batch says so)
+        engine = "reference"
     sides = []
     for file, rules, options, label in ((file_a, rules_a, options_a, "A"), (file_b, rules_b, options_b, "B")):
-        batch, names = prepare(rules, file, n, options, agents, max_decisions, max_skips, "compare", compiled)
+        batch, names = prepare(rules, file, n, options, agents, max_decisions, max_skips, "compare", engine)
         kept: list[dict[str, Any]] = []  # what the paired intervals read of each game, in seed order
         with game_limits(max_decisions, max_skips):
             played = run_batch(batch, seed, games, jobs, label, ray, lambda r, kept=kept: kept.append(paired_part(r)))

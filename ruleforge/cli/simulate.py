@@ -7,7 +7,6 @@ import contextlib
 import json
 import math
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -99,6 +98,9 @@ def run_batch(batch: runner.Batch, seed: int, games: int, jobs: int, side: str =
     return out
 
 
+_SAID: set[str] = set()  # the notes said once per process
+
+
 def native_counting_for(batch: runner.Batch, seed: int, games: int, jobs: int, ray: str | None,
                         keep: Callable[[dict[str, Any]], None] | None) -> Any:
     """What counting the batch's games natively needs, when `--engine` asks for it and they can
@@ -110,6 +112,15 @@ def native_counting_for(batch: runner.Batch, seed: int, games: int, jobs: int, r
 
     why = None
     if any(name != "random" for name in batch.agents.split(",")):
+        searching = _building(batch, lambda: runner.setup_for(batch).searching)
+        if searching:
+            seats = ", ".join(f"P{seat + 1}" for seat in searching)
+            note = (f"note: the search of {seats} runs in C on the native engine; the games are recorded on the "
+                    "reference engine")
+            if note not in _SAID:  # compare plays two batches
+                _SAID.add(note)
+                echo(note, err=True)
+            return None
         why = "it plays random agents only"
     elif jobs > 1 or ray is not None:
         why = "it plays in one process (without --jobs and --ray)"
@@ -118,28 +129,33 @@ def native_counting_for(batch: runner.Batch, seed: int, games: int, jobs: int, r
     elif not 0 <= seed < seed + games < 1 << 63:
         why = "its seeds are whole numbers from 0 to 2**63"
     else:
-        from ..native import build
-
-        def building() -> None:
-            echo(f"note: building the native engine for {batch.players} players (once: later runs import it)",
-                 err=True)
-
-        build.on_build = building
         try:
-            return native_counting(runner.setup_for(batch).program)
+            return _building(batch, lambda: native_counting(runner.setup_for(batch).program))
         except NativeRefused as err:
             why = str(err)
-        finally:
-            build.on_build = None
     echo(f"note: the native engine counts no games here ({why}): playing on the reference engine", err=True)
     return None
 
 
+def _building(batch: runner.Batch, make: Callable[[], Any]) -> Any:
+    """What `make` gives, a note on stderr should it build a native module first (a first build
+    takes seconds, which should not look like a hang)."""
+    from ..native import build
+
+    def building() -> None:
+        echo(f"note: building the native engine for {batch.players} players (once: later runs import it)", err=True)
+
+    build.on_build = building
+    try:
+        return make()
+    finally:
+        build.on_build = None
+
+
 def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any], agents: str | None,
             max_decisions: int | None, max_skips: int | None, command: str = "simulate",
-            compiled: bool = False, engine: str = "reference") -> tuple[runner.Batch, list[str]]:
-    """The batch to play and each seat's agent; a bad player count, option or agent fails now.
-    `compiled`: the compiled build is made (or imported) here, before any worker starts."""
+            engine: str = "reference") -> tuple[runner.Batch, list[str]]:
+    """The batch to play and each seat's agent; a bad player count, option or agent fails now."""
     n = resolve_players(rules, players)
     rules.program(n, options)  # a bad player count or option fails before any game starts
     names = agent_names(agents or "random", n)
@@ -149,32 +165,7 @@ def prepare(rules: Rules, file: str, players: int | None, options: dict[str, Any
         in_force = {"decisions_per_game": limits.LIMITS.decisions_per_game,
                     "skips_in_a_row": limits.LIMITS.skips_in_a_row}
     runner.remember(file, rules)
-    compiled = compiled and compiled_build(rules, n, options)
-    return runner.Batch(file, n, options, ",".join(names), in_force, compiled=compiled, engine=engine), names
-
-
-def compiled_build(rules: Rules, players: int, options: dict[str, Any]) -> bool:
-    """Make the compiled build of the program the games play; False, said in one warning on
-    stderr, when it cannot be made here (the ordinary build plays)."""
-    from .. import compiled
-    from ..compiled import CompiledBuildWarning
-
-    def building() -> None:
-        echo(f"note: building the compiled build for {players} players (once: later runs import it)", err=True)
-
-    compiled.on_build = building
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", CompiledBuildWarning)
-            program = rules.program(players, options, count_triggers=True, compiled=True)
-    finally:
-        compiled.on_build = None
-    for warning in caught:
-        if issubclass(warning.category, CompiledBuildWarning):
-            echo(f"warning: {warning.message}", err=True)
-        else:
-            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
-    return program.native is not None
+    return runner.Batch(file, n, options, ",".join(names), in_force, engine=engine), names
 
 
 def summary_of(rules: Rules, batch: runner.Batch, names: list[str], played: Played, seed: int, games: int,
@@ -299,11 +290,14 @@ def print_actions(summary: dict[str, Any]) -> None:
 
 
 def compiled_option(func: Any) -> Any:
-    """`--compiled`: simulate's and compare's games on the compiled build."""
-    return click.option("--compiled", is_flag=True,
-                        help="Play on the compiled build: the rules' generated code as a C extension (Cython), "
-                             "built once per rules and player count and cached. Needs ruleforge[compiled] and a "
-                             "C compiler; without them, one warning and the ordinary build.")(func)
+    """`--compiled`, kept so that commands written for the retired build still run: an alias of
+    `--engine auto` (`engine_of`), hidden from --help."""
+    return click.option("--compiled", is_flag=True, hidden=True, help="An alias of --engine auto.")(func)
+
+
+def engine_of(engine: str, compiled: bool) -> str:
+    """The engine asked for: `--compiled` means `--engine auto` unless --engine names another."""
+    return "auto" if compiled and engine == "reference" else engine
 
 
 def engine_option(func: Any) -> Any:
@@ -390,8 +384,8 @@ def simulate(file: str, games: int, players: int | None, seed: int | None, agent
     rules = load_rules(file)
     jobs = usable_jobs(jobs) if ray is None else jobs
     options = parse_options(rules, option)
-    batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips, compiled=compiled,
-                           engine=engine)
+    batch, names = prepare(rules, file, players, options, agents, max_decisions, max_skips,
+                           engine=engine_of(engine, compiled))
     start_report(report)
     check_outputs([(records_path, "records file", "--records"), (report, "report", "--report")],
                   rules_read(rules))

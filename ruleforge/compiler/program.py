@@ -113,7 +113,6 @@ class Program:
     # what every record of `simulate` names the same way (actions, players, triggers): worked
     # out on the first record of this program (balance/records.py)
     record_names: object = None
-    native: object = None  # the extension module its functions come from, in the compiled build (compiled/)
     # the native engine (ruleforge/native/engine.py): made when first asked for, or why there is none
     native_engine: object = NOT_TRIED
 

@@ -3,17 +3,17 @@
 The lowering writes a compiled game as one C source text, a CPython extension module that
 includes the hand-written runtime of `c/` (`rf_runtime.h`, `rf_module.c`). `load_native` gives
 that text to the C compiler as it is, with the flags of `C_FLAGS` and no other text, in a folder
-of its own inside the private cache (ruleforge/compiled/cache.py), renames the built file into
+of its own inside the private cache (cache.py), renames the built file into
 place and imports it. The module's name is `rfn_` and a digest of the source, the files of `c/`,
 the compiler (its real path and the first line of its `--version`), the flags, and the Python and
 ruleforge versions: the same source on the same machine is built once and imported after.
 
-The build is bounded as the compiled build's is (ruleforge/compiled/bounds.py): a source past
+The build is bounded (bounds.py): a source past
 `compiled_source_bytes` is refused before anything is built, and the compiler runs in a process
 group of its own, killed whole past `build_seconds`. Its parent in that group is this module,
 run as `python -m ruleforge.native.build FOLDER CC ARGS... [FD]`: it runs the compiler in FOLDER
 and exits with its status, and kills its group itself should ruleforge die
-(ruleforge/compiled/build.py's `end_with_caller`).
+(bounds.py's `end_with_caller`).
 
 A machine without a C compiler, Python's headers or a private cache folder builds no module:
 NativeUnavailable says which, and says it again at once for the rest of the process. A source
@@ -36,18 +36,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import __version__
-from ..compiled import cache
-from ..compiled.bounds import Wording, check_size, run_bounded
-from ..compiled.build import end_with_caller, failure_line
 from ..limits import LIMITS
+from . import cache
+from .bounds import check_size, end_with_caller, failure_line, run_bounded
 
 C_DIR = Path(__file__).with_name("c")  # the runtime every module includes
 # gcc and clang. -fwrapv and -fno-strict-aliasing as CPython builds itself; no debugging
 # information; macOS resolves Python's symbols when the module is loaded, not when it is linked
 C_FLAGS = ("-O2", "-g0", "-shared", "-fPIC", "-std=gnu11", "-fwrapv", "-fno-strict-aliasing",
            *(("-undefined", "dynamic_lookup") if sys.platform == "darwin" else ()))
-PREFIX = "rfn_"  # a native module's name; the compiled build's are rf_
-WORDING = Wording("the native engine", "without the native engine it plays on the ordinary build")
+PREFIX = "rfn_"  # a native module's name, before its digest
 
 
 class NativeUnavailable(Exception):
@@ -63,7 +61,7 @@ _unavailable: str | None = None  # why this machine builds no module (said again
 def load_native(source: str, players: int, *, include_dir: Path | None = None) -> types.ModuleType:
     """The extension module built from `source`, imported from the private cache or built there
     first. `include_dir` holds the files the source includes (the runtime of `c/` unless given).
-    BuildTooLarge or BuildTooLong (ruleforge/compiled/bounds.py) when the source is past a limit
+    BuildTooLarge or BuildTooLong (bounds.py) when the source is past a limit
     of building, NativeUnavailable when no module can be had."""
     place, compiler, identity, headers = _machine()
     include = (include_dir or C_DIR).resolve()
@@ -73,7 +71,7 @@ def load_native(source: str, players: int, *, include_dir: Path | None = None) -
     path = cache.built_path(place, name)
     module = _imported(path, name)
     if module is None:
-        check_size(source, players, WORDING)  # what was built once, under a limit raised then, is imported
+        check_size(source, players)  # what was built once, under a limit raised then, is imported
         if on_build is not None:
             on_build()
         _build(place, name, source, [*command, f"-DRF_MODULE={name}"], path, players)
@@ -178,7 +176,7 @@ def _build(place: Path, name: str, source: str, command: list[str], path: Path, 
     try:
         (work / f"{name}.c").write_text(source, encoding="utf-8")
         done = run_bounded([sys.executable, "-m", "ruleforge.native.build", str(work), *command, "-o", path.name,
-                            f"{name}.c"], players, WORDING)
+                            f"{name}.c"], players)
         built = work / path.name
         if done.returncode != 0 or not built.is_file():
             line = failure_line(done.stderr + done.stdout, first=True, marker="error:")

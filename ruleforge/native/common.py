@@ -65,13 +65,3 @@ def pusher(array: c.Expr, length: c.Expr):
         return (c.Do(call("rf_push", ST, array, c.Unary("&", length), value)),)
 
     return push
-
-
-def portable_chance() -> None:
-    """NotLowered unless the reference engine draws its chance from the documented portable
-    generator (ruleforge/chance.py: xoshiro256**, Lemire's draws, Fisher-Yates), which the
-    runtime reproduces; a checkout whose reference engine draws otherwise plays chance there."""
-    import importlib.util
-
-    if importlib.util.find_spec("ruleforge.chance") is None:
-        raise NotLowered("chance while the reference engine draws it from another generator")

@@ -13,13 +13,13 @@ from typing import Any
 
 import attrs
 
-from ..compiled.bounds import BuildTooLarge, BuildTooLong
 from ..compiler.program import NOT_TRIED
 from ..inert import inert
 from ..limits import LIMITS
 from ..rule_errors import where as _where
 from ..runtime import Action
 from . import build
+from .bounds import BuildTooLarge, BuildTooLong
 from .ctree import emit
 from .lower import NotLowered, lower
 
@@ -40,6 +40,8 @@ class NativeEngine:
     texts: dict[int, str]  # an interned text's id -> the text
     blocks: dict[int, tuple[int, list[int], list[list]]]  # actions numbered by their arguments (lower.py)
     limits: dict = attrs.field(factory=dict)  # the limits built in (decisions, skips, blocks without a decision)
+    label_templates: dict = attrs.field(factory=dict)  # per action whose label reads the state (choice_keys.py)
+    choice_keys_refused: str | None = None  # why simulate cannot count these rules' choices in C
     made: dict = attrs.field(factory=dict, eq=False)  # ids of blocks' actions -> the Action, made once
     step: Any = attrs.field(init=False, eq=False)  # module.step, looked up once
     plain: bool = attrs.field(init=False, eq=False)  # every legal action is listed (no blocks to decode)
@@ -70,6 +72,8 @@ class NativeEngine:
 
     def value(self, raw: int, kind: str):
         """A value read from C as the reference engine holds it: none, a flag, a text, a number."""
+        if raw.__class__ is list:  # a variable that holds a list: its items
+            return [self.value(x, "any") for x in raw]
         if raw == -(1 << 63):
             return None
         if kind == "flag":
@@ -112,4 +116,5 @@ def _make(program) -> NativeEngine | NativeRefused:
         return NativeRefused(str(err))
     module.bind(lowered.catalogue)
     return NativeEngine(module, lowered.catalogue, {a: i for i, a in enumerate(lowered.catalogue)},
-                        {i: text for text, i in lowered.texts.items()}, lowered.blocks, built_limits())
+                        {i: text for text, i in lowered.texts.items()}, lowered.blocks, built_limits(),
+                        lowered.label_templates, lowered.choice_keys_refused)

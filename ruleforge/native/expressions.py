@@ -24,14 +24,13 @@ from .common import (
     form,
     is_const,
     is_name,
-    portable_chance,
     pusher,
     safe_name,
     st_field,
     truth,
 )
 from .scope import Scope
-from .sequences import SequenceLowering
+from .sequences import SequenceLowering, kept_copy, unshared
 
 _ARITH = {py.Add: "rf_add", py.Sub: "rf_sub", py.Mult: "rf_mul", py.FloorDiv: "rf_floordiv", py.Mod: "rf_mod"}
 _ORDER = {py.Lt: "<", py.LtE: "<=", py.Gt: ">", py.GtE: ">="}
@@ -43,6 +42,7 @@ class ExpressionLowering(SequenceLowering):
     # set by the driver (lower.py)
     ns: dict
     scope: Scope
+    defined: dict
 
     # --- values ------------------------------------------------------------------------------
     def value(self, v) -> int:
@@ -72,10 +72,34 @@ class ExpressionLowering(SequenceLowering):
     # --- scalars -----------------------------------------------------------------------------
     def scalar(self, node: py.expr) -> c.Expr:
         """A Python expression whose value is one value of the rules."""
+        kept = self.kept_once(node)
+        if kept is not None:
+            return kept
+        node = unshared(node)
         method = getattr(self, f"s_{type(node).__name__}", None)
         if method is None:
             raise NotLowered(f"the expression form {type(node).__name__}")
         return method(node)
+
+    def kept_once(self, node: py.expr) -> c.Expr | None:
+        """A value the compiler works out once and keeps, worked out once here too: `box[0] if
+        box else shared(box, x)` (the box made in this function: `box = []`) or `m if m is not
+        UNSET else (m := x)`. Else None, and the part is worked out where it is read
+        (`unshared`), which gives the same value, only more slowly."""
+        if not (isinstance(node, py.IfExp) and kept_copy(node)):
+            return None
+        test = node.test
+        if isinstance(test, py.Name) and test.id in self.scope.kept:
+            done, value = self.scope.kept[test.id]
+            part = node.orelse.args[1]  # type: ignore[attr-defined]
+            work = (c.Assign(value, self.scalar(part)), c.Assign(done, c.Int(1)))
+            return c.StmtExpr((c.If(c.Unary("!", done), work),), value)
+        if isinstance(test, py.Compare) and isinstance(test.left, py.Name) and test.left.id in self.scope.names \
+                and isinstance(node.orelse, py.NamedExpr):
+            held = self.scope.names[test.left.id]
+            return c.StmtExpr((c.If(c.Binary("==", held, c.Name("RF_UNSET")),
+                                    (c.Assign(held, self.scalar(node.orelse.value)),)),), held)
+        return None
 
     def s_Constant(self, node: py.Constant) -> c.Expr:
         return self.const(node.value)
@@ -285,7 +309,12 @@ class ExpressionLowering(SequenceLowering):
             field = base.attr if isinstance(base, py.Attribute) else base.id.lower()
             return c.Index(st_field(field), call("rf_comp", ST, self.scalar(index)))
         if is_name(base, "V"):
-            return c.Index(st_field("v"), self.checked(index, self.n_vars))
+            listed = self.list_vars()
+            if not listed:
+                return c.Index(st_field("v"), self.checked(index, self.n_vars))
+            if isinstance(index, py.Constant) and index.value in listed:
+                raise NotLowered("a variable that holds a list read as one value")
+            return c.Index(st_field("v"), call("rf_vscalar", ST, self.scalar(index), self.vlist_table()))
         if is_name(base, "B"):
             return c.Index(st_field("b"), self.checked(index, self.n_breakdown))
         if is_name(base, "FIRED"):  # a trigger's firings, counted for the statistics
@@ -333,8 +362,22 @@ class ExpressionLowering(SequenceLowering):
         if handler is not None:
             return handler(node)
         if name.startswith("d_") and not node.keywords:
-            return c.Call(self.want(name), (ST, *(self.scalar(a) for a in node.args[1:])))
+            return c.Call(self.want(name), (ST, *self.call_args(name, node)))
         raise NotLowered(f"the function {safe_name(name)}")
+
+    def call_args(self, name: str, node: py.Call) -> list[c.Expr]:
+        """The arguments after `st` of a call of a generated function, its defaults filling in
+        those left out (`keep=False` of a scoring)."""
+        f = self.defined.get(name)
+        if f is None or node.keywords:
+            raise NotLowered(f"this call of {safe_name(name)}")
+        params, defaults = f.args.args[1:], f.args.defaults
+        given = node.args[1:]
+        if len(given) > len(params) or len(given) < len(params) - len(defaults):
+            raise NotLowered(f"this call of {safe_name(name)}")
+        args = [self.scalar(a) for a in given]
+        args += [self.scalar(d) for d in defaults[len(defaults) - (len(params) - len(given)):]]
+        return args
 
     # --- truth -------------------------------------------------------------------------------
     def test(self, node: py.expr) -> c.Expr:
@@ -377,18 +420,37 @@ class ExpressionLowering(SequenceLowering):
             return c.Index(st_field("zn"), self.zone(arg))
         if isinstance(arg, py.Name) and arg.id in self.scope.lists:
             return self.scope.lists[arg.id][1]
+        if isinstance(arg, py.Subscript) and is_name(arg.value, "V") and self.list_vars():
+            i = self.scope.temp()
+            return c.StmtExpr((c.Assign(i, call("rf_at", ST, self.scalar(arg.slice), c.Name("NV"))),
+                               c.Do(call("rf_vlist_slot", ST, i, self.vlist_table()))),
+                              call("rf_listlen", ST, c.Index(st_field("v"), i)))
         if isinstance(arg, py.SetComp):  # how many distinct values
             array, length = self.scope.buffer()
             fill = self.fill(py.ListComp(arg.elt, arg.generators), array, length)
             return c.StmtExpr(tuple(fill), call("rf_distinct", array, length))
         if isinstance(arg, py.ListComp):
             return self.fold(arg, "count")
+        if self.is_list(arg) or self.is_list_def(arg):
+            array, length = self.scope.buffer()
+            fill = self.inlined_list(arg, array, length) if self.is_list_def(arg) else self.fill(arg, array, length)
+            return c.StmtExpr(tuple(fill), length)
         raise NotLowered(f"len of {form(arg)}")
 
     def call_any(self, node: py.Call) -> c.Expr:
         [arg] = node.args
         if isinstance(arg, (py.GeneratorExp, py.ListComp)):
             return self.fold(arg, "any")
+        if (isinstance(arg, py.Call) and is_name(arg.func, "map") and len(arg.args) == 2
+                and isinstance(arg.args[0], py.Attribute) and arg.args[0].attr == "__getitem__"
+                and is_name(arg.args[0].value, "Z")):  # any(map(Z.__getitem__, cells)): a cell not empty
+            found = self.scope.temp()
+
+            def step(cell: c.Expr) -> tuple[c.Stmt, ...]:
+                occupied = c.Binary("!=", c.Index(st_field("zn"), call("rf_zone", ST, cell)), c.Int(0))
+                return (c.If(occupied, (c.Assign(found, c.Int(1)), c.Jump("break"))),)
+
+            return c.StmtExpr((c.Assign(found, c.Int(0)), *self.each(arg.args[1], step, False)), found)
         raise NotLowered(f"any of {form(arg)}")
 
     def call_all(self, node: py.Call) -> c.Expr:
@@ -480,7 +542,6 @@ class ExpressionLowering(SequenceLowering):
         """`random(seq)`: one of the sequence's items, drawn with the game's generator
         (docs/random.md); from nothing, an error."""
         _, source = node.args
-        portable_chance()
         array, length = self.scope.buffer()
         push = pusher(array, length)
         fill = [c.Assign(length, c.Int(0)), *self.each(source, push, False)]
@@ -613,6 +674,12 @@ class ExpressionLowering(SequenceLowering):
             player = call("rf_at", ST, self.scalar(scope.right), c.Name("NPLAYERS"))
             return c.Index(c.Index(st_field("used_game"), aid), player)
         raise NotLowered("a count of uses of another scope")
+
+    def call_index_in_zone(self, node: py.Call) -> c.Expr:
+        """`index_in_zone(st, x)`: x's place in its zone, bottom first."""
+        x = self.scope.temp()
+        return c.StmtExpr((c.Assign(x, self.scalar(node.args[1])),),
+                          c.Cast("int64_t", call("rf_index_in", ST, c.Index(st_field("w"), call("rf_comp", ST, x)), x)))
 
     def call_cell_at(self, node: py.Call) -> c.Expr:
         return call("rf_cell_at", ST, *(self.scalar(a) for a in node.args))

@@ -22,8 +22,10 @@ from ..flowplay import direct_actions
 from ..limits import LIMITS
 from ..runtime import Action
 from . import ctree as c
+from .choice_keys import ChoiceKeyLowering, LabelTemplate
 from .common import ST, TEXT_BASE, NotLowered, call, safe_name, st_field
 from .scope import Scope
+from .search_lowering import SearchLowering
 from .statements import StatementLowering
 
 MAX_LEGAL_DEFAULT = 4096  # legal actions a decision may offer natively (more: the reference engine)
@@ -41,6 +43,8 @@ class Lowered:
     texts: dict[str, int]
     n_rank: int
     blocks: dict[int, tuple[int, list[int], list[list]]]  # first id -> (action, spans, values per place)
+    label_templates: dict[int, LabelTemplate]  # per action whose label reads the state (choice_keys.py)
+    choice_keys_refused: str | None  # why simulate cannot count the choices in C, if it cannot
 
 
 class FlowScope(Scope):
@@ -63,7 +67,7 @@ class FlowScope(Scope):
         return c.Index(st_field("lists"), c.Int(k)), c.Index(st_field("listn"), c.Int(k))
 
 
-class Lowering(StatementLowering):
+class Lowering(StatementLowering, SearchLowering, ChoiceKeyLowering):
     """Lowers one program; `lower()` is the entry."""
 
     def __init__(self, program):
@@ -107,21 +111,26 @@ class Lowering(StatementLowering):
                 if isinstance(f, py.FunctionDef):
                     self.defined[f.name] = f
         self.direct_actions = direct_actions(program)
+        self.plan_seen()
         self.number_texts(program.namespace, self.defined.values())
         self.build_catalogue()
         flow = self.lower_flow(self.defined["flow_main"])
-        rank = self.lower_rank(self.defined["rank_key"])
+        self.functions["rank_key"] = "rf_rank"  # a scoring's best choice weighs the ranking too
+        self.todo.append("rank_key")
         measures = self.lower_measures()
+        searching = self.search_functions()
+        holes = self.choice_holes()
         done: dict[str, c.Function] = {}
         while self.todo:
             name = self.todo.pop()
             if name not in done:
                 done[name] = self.lower_function(name)
         parts = [*self.sizes(), c.Include("rf_runtime.h"), *self.catalogue_tables(), c.Include("rf_actions.h"),
-                 *self.table_parts, *self.initial_tables(), *self.callees_first(done), flow, rank,
-                 measures, c.Include("rf_module.c")]
+                 *self.table_parts, *self.initial_tables(), *self.callees_first(done), flow,
+                 measures, *searching, holes, c.Include("rf_module.c")]
         blocks = {first: (aid, spans, values) for aid, (first, _, spans, _, values) in self.lazy_blocks.items()}
-        return Lowered(c.Unit(tuple(parts)), tuple(self.catalogue_actions), dict(self.texts), self.n_rank, blocks)
+        return Lowered(c.Unit(tuple(parts)), tuple(self.catalogue_actions), dict(self.texts), self.n_rank, blocks,
+                       self.label_templates, self.choice_keys_refused)
 
     def want(self, name: str) -> str:
         """The C name of a generated function the code being lowered calls (lowered later)."""
@@ -162,9 +171,12 @@ class Lowering(StatementLowering):
                 c.Define("ZCAP", max(1, len(p.comp_kind))), c.Define("NV", max(1, len(p.var_init))),
                 c.Define("NPROP", max(1, len(p.props))), c.Define("NB", max(1, p.players * len(p.items))),
                 c.Define("NLOC", max(1, self.n_loc)), c.Define("MAXLEGAL", self.max_legal()),
-                c.Define("NLISTS", max(1, self.n_lists)), c.Define("LISTCAP", self.list_capacity()),
+                c.Define("NLISTS", max(1, self.n_lists)),
+                c.Define("NVLIST", max(1, len(self.list_vars()))), c.Define("LISTCAP", self.list_capacity()),
+                c.Define("PATHCAP", 16 * self.list_capacity()),
                 c.Define("NPLAYERS", p.players), c.Define("NITEMS_MAX", n_items),
                 c.Define("NONE_SLOT", len(p.comp_kind)), c.Define("NRANK", max(1, self.n_rank)),
+                c.Define("NKEY", max(1, self.n_rank) + 1),
                 c.Define("NACTIONS", max(1, len(self.catalogue_actions))), c.Define("NARGS", max(1, self.n_args)),
                 c.Define("NSCORE_BASES", len(p.model.score_targets)),
                 c.Define("NACTIONS_DECLARED", len(p.actions)), c.Define("NITEMS_DECLARED", len(p.items)),
@@ -173,7 +185,8 @@ class Lowering(StatementLowering):
                 c.Define("RF_EMPTY_TEXT", self.texts.get("", c.INT64_MIN)),
                 c.Define("RF_SKIPS_LIMIT", LIMITS.skips_in_a_row),
                 c.Define("RF_DECISIONS_LIMIT", LIMITS.decisions_per_game),
-                c.Define("RF_BLOCKS_LIMIT", LIMITS.blocks_without_decision)]
+                c.Define("RF_BLOCKS_LIMIT", LIMITS.blocks_without_decision), *self.seen_defines(),
+                *self.choice_defines()]
 
     def initial_tables(self) -> list[c.Table]:
         p = self.program
@@ -185,8 +198,34 @@ class Lowering(StatementLowering):
                 c.Table("LIMIT_TURN", tuple(sum(scope == "turn" for _, scope in a.limits) for a in p.actions)),
                 c.Table("LIMIT_GAME", tuple(sum(scope != "turn" for _, scope in a.limits) for a in p.actions)),
                 c.Table("ITEM_GROUP", tuple(groups[label] for _, label in p.items) or (0,), "int32_t"),
-                c.Table("INIT_V", tuple(self.value(v) for v in p.var_init) or (0,)),
+                c.Table("INIT_V", tuple(self.initial_var(v, kind) for v, kind in zip(p.var_init, p.var_kinds))
+                        or (0,)),
+                self.vlist_table_part(),
                 c.Table("INIT_P", tuple(props))]
+
+    def list_vars(self) -> list[int]:
+        """The variables that hold a list (`var x: list of ...`)."""
+        return [i for i, kind in enumerate(self.program.var_kinds) if kind == "list"]
+
+    def initial_var(self, value, kind: str) -> int:
+        """A variable's starting value: a list variable holds its length (its items start empty)."""
+        if kind == "list":
+            if value is None:
+                return c.INT64_MIN
+            if value != []:
+                raise NotLowered("a list variable that starts with items")
+            return 0
+        return self.value(value)
+
+    def vlist_table(self) -> c.Name:
+        """`VLIST_SLOT`: per variable, the place of its items in `st->vl` (-1: one value)."""
+        return c.Name("VLIST_SLOT")
+
+    def vlist_table_part(self) -> c.Table:
+        slots = [-1] * max(1, len(self.program.var_init))
+        for k, i in enumerate(self.list_vars()):
+            slots[i] = k
+        return c.Table("VLIST_SLOT", tuple(slots))
 
     def table(self, name: str) -> tuple[c.Name, int]:
         """A constant list of the namespace (an attribute per component, a cell's row...)."""
@@ -202,16 +241,16 @@ class Lowering(StatementLowering):
         (present, value) over the keys' span, none's pair last: (table, lowest key, span)."""
         if name not in self.dict_tables:
             table = self.ns[name]
-            keys = [k for k in table if k is not None]
-            if not all(type(k) is int for k in keys):
-                raise NotLowered("a table keyed by something other than numbers")
+            if not all(k is None or type(k) in (int, str) for k in table):
+                raise NotLowered("a table keyed by something other than numbers and texts")
+            keys = [self.value(k) for k in table if k is not None]  # a text: its id
             low = min(keys, default=0)
             span = max(keys, default=-1) - low + 1
             if span > 1 << 20:
                 raise NotLowered("a table too sparse to lay out")
             values = [0] * (2 * (span + 1))
             for k, v in table.items():
-                at = span if k is None else k - low
+                at = span if k is None else self.value(k) - low
                 values[2 * at], values[2 * at + 1] = 1, self.value(v)
             cname = c.Name(f"DICT{len(self.dict_tables)}")
             self.table_parts.append(c.Table(cname.name, tuple(values)))
@@ -422,8 +461,11 @@ class Lowering(StatementLowering):
     # --- functions -----------------------------------------------------------------------------
     def lower_function(self, name: str) -> c.Function:
         f = self.defined[name]
+        if name == "rank_key":
+            return self.lower_rank(f)
         params = [a.arg for a in f.args.args]
-        if f.args.vararg or f.args.kwarg or f.args.defaults or params[:1] != ["st"]:
+        if f.args.vararg or f.args.kwarg or params[:1] != ["st"] or not all(
+                isinstance(d, py.Constant) for d in f.args.defaults):
             raise NotLowered(f"the signature of {safe_name(name)}")
         self.scope = scope = Scope(self, {})
         c_params: list[tuple[str, str]] = [("State *", "st")]

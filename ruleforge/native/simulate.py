@@ -7,29 +7,27 @@ summary is the reference engine's, number for number. No Python object is made p
 the native engine does not finish (a trap, the decision limit) is handed back by seed, and the
 caller plays it on the reference engine, which makes its record or says why it failed.
 
-What a choice is called (its label) is worked out once per seat and action, in Python; rules
-whose labels read the state, or whose actions are numbered by their arguments, have no such
-table, and `native_counting` says why they are counted on the reference engine instead.
+What a choice is called (its label) is counted in C by a key: the seat, the action's id and the
+values its label reads of the state (native/choice_keys.py); Python renders each distinct key
+once, with the label's own tree. Rules whose labels cannot be split so are counted on the
+reference engine, and `native_counting` says why.
 """
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable
 from typing import Any
 
-from ..balance.records import CHOICES_PER_GAME, names_of
+from ..balance.records import LABELS_KEPT, names_of
 from ..balance.stats import Tally, _named
 from ..diagnostics import GameError
 from ..engine import Game
 from .engine import NativeEngine, NativeRefused, built_limits, native_engine
 
-LABELS_AT_MOST = 200_000  # seats times listed actions whose labels are worked out up front
-
 
 class Counting:
-    """A program's native engine with what counting its games needs: each (seat, action)'s label
-    group and the labels, the measures' and items' names."""
+    """A program's native engine with what counting its games needs: the measures' and items'
+    names, and each choice key's label, rendered once."""
 
     def __init__(self, program: Any, engine: NativeEngine):
         self.program = program
@@ -37,7 +35,31 @@ class Counting:
         self.names = names_of(program)
         self.items = list(dict.fromkeys(label for _, label in program.items))
         self.measures = [name for name, _pos, _f in program.measures]
-        self.labels, self.groups = _choice_groups(program, engine)
+        self.labels: dict[tuple, str] = {}
+        self.state = Game(program, 0).state  # what a template is given for the state: it reads none of it
+        self.templates = {aid: template.compiled(program.namespace)
+                          for aid, template in engine.label_templates.items()}
+        self.kinds = {aid: template.kinds for aid, template in engine.label_templates.items()}
+
+    def label(self, key: tuple) -> str:
+        """The label of a choice key (seat, action id, its label's values): the words the
+        reference engine logs for that choice. GameError when the label fails there too."""
+        label = self.labels.get(key)
+        if label is None:
+            me, id_, *holes = key
+            aid, args = self.engine.action(id_)
+            template = self.templates.get(aid)
+            try:
+                if template is None:
+                    label = self.program.label_funcs[aid](self.state, me, args)
+                else:
+                    values = [self.engine.value(h, kind) for h, kind in zip(holes, self.kinds[aid])]
+                    label = template(self.state, me, args, values)
+            except Exception as err:
+                raise GameError(f"the label of a choice failed ({type(err).__name__})") from None
+            if len(self.labels) < LABELS_KEPT:
+                self.labels[key] = label
+        return label
 
 
 def native_counting(program: Any) -> Counting:
@@ -45,32 +67,10 @@ def native_counting(program: Any) -> Counting:
     engine = native_engine(program)
     if engine.limits != built_limits():
         raise NativeRefused("the native engine was built under other limits of a game's length")
-    if engine.blocks:
-        raise NativeRefused("the native engine does not count games of actions numbered by their arguments yet")
-    if any(program.state_labels):
-        raise NativeRefused("the native engine does not count games whose choices' labels read the state yet")
+    if engine.choice_keys_refused is not None:
+        raise NativeRefused(f"the native engine does not count the choices of these rules yet "
+                            f"({engine.choice_keys_refused})")
     return Counting(program, engine)
-
-
-def _choice_groups(program: Any, engine: NativeEngine) -> tuple[list[str], array]:
-    """Per seat and listed action, the number of its label (labels numbered as first met)."""
-    rows = program.players * len(engine.catalogue)
-    if rows > LABELS_AT_MOST:
-        raise NativeRefused("the native engine does not count games of this many actions yet")
-    game = Game(program, 0)  # these labels read no state: any state will do
-    numbers: dict[str, int] = {}
-    groups = array("i")
-    for me in range(program.players):
-        for aid, args in engine.catalogue:
-            try:
-                label = game._log_label(aid, me, args, False)
-            except GameError:  # an action that is never legal for this seat, or a game the reference counts
-                groups.append(-1)
-                continue
-            groups.append(numbers.setdefault(label, len(numbers)))
-    if len(numbers) > CHOICES_PER_GAME:  # a record keeps the first 500 distinct labels of a game
-        raise NativeRefused("the native engine does not count games of more than 500 distinct choices yet")
-    return list(numbers), groups
 
 
 def count_natively(counting: Counting, tally: Tally, first_seed: int, games: int) -> list[int]:
@@ -78,9 +78,13 @@ def count_natively(counting: Counting, tally: Tally, first_seed: int, games: int
     finish, for the reference engine."""
     (counted, left, wins, shared, ties, first, first_won, taken, legal, fired, choices,
      (branching_sum, decisions, branching_max, branching), columns) = counting.engine.module.simulate(
-        first_seed, games, counting.groups, len(counting.labels))
+        first_seed, games)
     if not counted:
         return left
+    try:
+        labelled = [(counting.label(key), n) for key, n in choices]
+    except GameError:  # a label the reference engine fails on: it plays these games, and says so
+        return list(range(first_seed, first_seed + games))
     players = counting.program.players
     names = counting.names
     tally.games += counted
@@ -109,11 +113,12 @@ def count_natively(counting: Counting, tally: Tally, first_seed: int, games: int
     tally.branching_sum += branching_sum
     if tally.branching_max is None or branching_max > tally.branching_max:
         tally.branching_max = branching_max
-    for into, counts, labels in ((tally.taken, taken, names.actions), (tally.legal, legal, names.actions),
-                                 (tally.choices, choices, counting.labels)):
+    for into, counts, labels in ((tally.taken, taken, names.actions), (tally.legal, legal, names.actions)):
         for label, n in zip(labels, counts):
             if n:
                 into[label] = into.get(label, 0) + n
+    for label, n in labelled:
+        tally.choices[label] = tally.choices.get(label, 0) + n
     for trigger, n in zip(names.triggers, fired):
         tally.fired[trigger] = tally.fired.get(trigger, 0) + n
     for p in range(players):

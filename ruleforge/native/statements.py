@@ -6,22 +6,38 @@ import ast as py
 
 from ..compiler.pytree import POS
 from . import ctree as c
-from .common import ST, NotLowered, call, form, is_name, portable_chance, pusher, st_field
+from .choices import ChoiceLowering
+from .common import ST, NotLowered, call, form, is_name, pusher, st_field
 from .expressions import ExpressionLowering
+from .paths import PathLowering
 
 # `Z = st.z` and the like: read through the state
 _ALIASES = {"z": "Z", "v": "V", "p": "P", "b": "B", "w": "W", "f": "F"}
 _STATE_FIELDS = {"turn", "chooser", "over", "pc"}
-_UNKEPT = {"reveal_zone", "reveal_component"}  # what a player saw: kept by the reference engine's replay
+REENTRY_DEPTH = 4  # an action's effect that takes itself is pasted in this many times, nested
+_UNKEPT = {"reveal_component"}  # what a player saw of one component: no search reads it (determinize.py)
 
 
-class StatementLowering(ExpressionLowering):
+class StatementLowering(ChoiceLowering, PathLowering, ExpressionLowering):
     """Statements of a function body, in the scope being lowered."""
 
     def body(self, stmts: list[py.stmt]) -> tuple[c.Stmt, ...]:
         out: list[c.Stmt] = []
-        for s in stmts:
-            out.extend(self.stmt(s))
+        at = 0
+        while at < len(stmts):
+            try:
+                block = self.best_block(stmts, at)  # a best choice: several statements read as one
+            except NotLowered as err:
+                if err.where is None:
+                    err.where = getattr(stmts[at], POS, None)
+                raise
+            if block is not None:
+                used, lowered = block
+                out.extend(lowered)
+                at += used
+                continue
+            out.extend(self.stmt(stmts[at]))
+            at += 1
         return tuple(out)
 
     def stmt(self, s: py.stmt) -> list[c.Stmt]:
@@ -104,8 +120,12 @@ class StatementLowering(ExpressionLowering):
         f = self.defined.get(name)
         if f is None:
             raise NotLowered(f"the function {name}")
-        if name in [pasted for pasted, _ in self.inlining] or len(self.inlining) >= 8:
-            raise NotLowered("an action whose effect takes itself, or actions nested too deeply")
+        pasted = [outer for outer, _ in self.inlining]
+        if pasted.count(name) >= REENTRY_DEPTH or len(pasted) >= 8:
+            if name not in pasted:
+                raise NotLowered("actions nested too deeply")
+            # an effect that takes itself, deeper than pasted: the game hands over to the reference engine
+            return [c.Do(call("rf_trap", ST, c.Name("RF_TRAP_DEPTH")))]
         params = [a.arg for a in f.args.args]
         if params[:2] != ["st", "me"] or len(params) != 2 + len(args):
             raise NotLowered(f"the signature of {name}")
@@ -140,6 +160,9 @@ class StatementLowering(ExpressionLowering):
             self.bind_target(s.target, s.iter)
             if pre is not None or isinstance(s.iter, py.Name) and s.iter.id in self.scope.action_lists:
                 self.scope.actions.add(s.target.id)
+        elif isinstance(s.target, py.Tuple) and all(isinstance(e, py.Name) for e in s.target.elts):
+            for e in s.target.elts:
+                self.scope.local(e.id)
         return self.iterate(s.target, s.iter, self.body(s.body), persistent=True)
 
     def pre_index(self, node: py.expr) -> int | None:
@@ -225,9 +248,12 @@ class StatementLowering(ExpressionLowering):
         if isinstance(func, py.Name):
             if func.id in _UNKEPT:
                 return []
+            if func.id == "reveal_zone":
+                return self.reveal(node)
             if func.id in self._MOVES:
                 return [c.Do(self.runtime_call(func.id, node))]
             if func.id.startswith(("legal_point_", "legal_")) and self.scope.in_flow:
+                self.last_lister = func.id
                 return [c.Do(c.Call(self.want(func.id), (ST, self.scalar(node.args[1]))))]
         return [c.Do(self.scalar(node))]
 
@@ -252,7 +278,6 @@ class StatementLowering(ExpressionLowering):
             return call("rf_zone", ST, index)
 
         if name == "shuffle":
-            portable_chance()
             return call("rf_shuffle", ST, zone(args[0]))
         if name == "deal":
             n, src, base, players = args
@@ -307,7 +332,10 @@ class StatementLowering(ExpressionLowering):
             if name == "_o" and self.scope.in_flow:
                 return [c.Assign(st_field("nlegal"), c.Int(0))]
             self.scope.sinks.add(name)
-            return []
+            # perhaps a box for a part worked out once (`box[0] if box else shared(box, x)`): not yet
+            done = self.scope.local(f"{name}#done")  # no Python name holds '#': these are its own
+            self.scope.kept[name] = (done, self.scope.local(f"{name}#value"))
+            return [c.Assign(done, c.Int(0))]
         if name in self.scope.arrays and isinstance(value, py.BinOp) and isinstance(value.op, py.Mult):
             array, size = self.scope.arrays[name]  # `out = [0] * n`
             i = self.scope.temp()
@@ -373,7 +401,8 @@ class StatementLowering(ExpressionLowering):
             items, total = names
             array = self.scope.array(items.id, self.n_items)
             func = self.want(value.func.id)
-            return [c.Assign(self.place(total), c.Call(func, (ST, self.scalar(value.args[1]), array)))]
+            args = self.call_args(value.func.id, value)
+            return [c.Assign(self.place(total), c.Call(func, (ST, *args, array)))]
         raise NotLowered(f"the unpacking {form(target)} = {form(value)}")
 
     def action_part(self, node: py.Subscript) -> c.Expr | None:
@@ -396,6 +425,7 @@ class StatementLowering(ExpressionLowering):
         if not self.scope.in_flow or not is_name(value.value, "_o"):
             raise NotLowered("a decision outside the flow")
         point = next(self.resume_points)
+        self.listed_at(point)
         self.scope.actions.add(name)
         skip = (c.Do(call("rf_skip", ST)), c.Assign(st_field("action"), c.Int(-1)))
         wait = (c.Assign(st_field("resume"), c.Int(point)), c.Return(st_field("nlegal")), c.Case(point))

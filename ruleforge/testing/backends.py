@@ -27,16 +27,14 @@ class BackendsDiffer(AssertionError):
     """The back ends played differently: where and what."""
 
 
-def compare_backends(program: Any, seed: int, choices: random.Random, flow_program: Any = None) -> int:
+def compare_backends(program: Any, seed: int, choices: random.Random) -> int:
     """Play one game with seed `seed` on both back ends, taking the same random choices
     (drawn from `choices`); the number of decisions compared. BackendsDiffer at the first
-    difference; a GameError of the rules is raised when both raise it alike. The generators
-    play `flow_program` when given: another build of the same rules (the compiled build)."""
-    flow_program = program if flow_program is None else flow_program
-    if flow_main(flow_program) is None:
+    difference; a GameError of the rules is raised when both raise it alike."""
+    if flow_main(program) is None:
         raise BackendsDiffer("these rules do not compile to the generator back end")
     blocks, blocks_error = _start(lambda: Game(program, seed))
-    flow, flow_error = _start(lambda: FlowGame(flow_program, seed))
+    flow, flow_error = _start(lambda: FlowGame(program, seed))
     _same_error(seed, 0, blocks_error, flow_error)
     if blocks_error is not None:
         raise blocks_error

@@ -219,8 +219,15 @@ static PyObject *rf_py_read(PyObject *self, PyObject *arg) {
     for (int32_t k = 0; k < NPROP; k++) PyList_SET_ITEM(props, k, rf_int_list(st->p[k], NC));
     PyObject *rng = Py_BuildValue("(KKKK)", (unsigned long long)st->rng[0], (unsigned long long)st->rng[1],
                                   (unsigned long long)st->rng[2], (unsigned long long)st->rng[3]);
+    PyObject *v = rf_int_list(st->v, NV);
+    for (int32_t i = 0; v != NULL && i < NV; i++) {  /* a variable that holds a list: its items */
+        if (VLIST_SLOT[i] < 0 || st->v[i] == RF_NONE) continue;
+        PyObject *items = rf_int_list(st->vl[VLIST_SLOT[i]], st->v[i]);
+        if (items == NULL) { Py_CLEAR(v); break; }
+        PyList_SetItem(v, i, items);
+    }
     return Py_BuildValue("(NNNNNNN)", zones, rf_int32_list(st->w, NC), rf_int32_list(st->f, NC),
-                         rf_int_list(st->v, NV), props, rf_int_list(st->b, NB), rng);
+                         v, props, rf_int_list(st->b, NB), rng);
 }
 
 /* each player's ranking key, a tuple of tuples; None after a trap */
@@ -285,6 +292,7 @@ static PyObject *rf_py_playouts(PyObject *self, PyObject *const *args, Py_ssize_
 
 
 #include "rf_simulate.c"
+#include "rf_search.c"
 
 /* --- move counts (ruleforge/perft.py) ----------------------------------------------------------- */
 enum { RF_WALK_OK = 0, RF_WALK_EXCEEDED = 1, RF_WALK_TRAPPED = 2 };
@@ -343,6 +351,8 @@ static PyMethodDef rf_methods[] = {
     {"playouts", (PyCFunction)(void (*)(void))rf_py_playouts, METH_FASTCALL, "Random playouts, whole, in C."},
     {"counts", (PyCFunction)(void (*)(void))rf_py_counts, METH_FASTCALL, "Move counts to a depth, as perft counts."},
     {"simulate", (PyCFunction)(void (*)(void))rf_py_simulate, METH_FASTCALL, "Random games counted as simulate counts them."},
+    {"search", (PyCFunction)(void (*)(void))rf_py_search, METH_FASTCALL, "One decision of the search agent, searched in C."},
+    {"search_ready", rf_py_search_ready, METH_NOARGS, "Whether the search can run in C for these rules."},
     {NULL, NULL, 0, NULL},
 };
 

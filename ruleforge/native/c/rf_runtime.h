@@ -4,7 +4,8 @@
  * its sizes before including it: NZ zones, ZCAP (the most components a zone can hold: every
  * component), NC components, NV variables, NPROP changeable properties (at least 1), NB score
  * breakdown slots, NLOC flow locals, MAXLEGAL legal actions at a decision, NPLAYERS, NRANK the
- * length of a ranking key, NONE_SLOT the component index the tables read for none.
+ * length of a ranking key, NONE_SLOT the component index the tables read for none; RF_SEEN_P,
+ * RF_SEEN_C, RF_SEEN_W the size of what players saw (each 1 when RF_SEEN_KEPT is 0).
  *
  * Every value of the rules is an int64_t; none is INT64_MIN (RF_NONE). Every operation Python
  * would refuse (arithmetic on none, an index out of range, a pop from an empty zone, an overflow
@@ -24,7 +25,8 @@
 
 enum { RF_OK = 0, RF_TRAP_NONE = 1, RF_TRAP_INDEX = 2, RF_TRAP_OVERFLOW = 3, RF_TRAP_DIVIDE = 4,
        RF_TRAP_EMPTY = 5, RF_TRAP_ENDLESS = 6, RF_TRAP_LEGAL_FULL = 7, RF_TRAP_ABSENT = 8,
-       RF_TRAP_CAPACITY = 9, RF_TRAP_UNREACHABLE = 10, RF_TRAP_SKIPS = 11, RF_TRAP_DECISIONS = 12 };
+       RF_TRAP_CAPACITY = 9, RF_TRAP_UNREACHABLE = 10, RF_TRAP_SKIPS = 11, RF_TRAP_DECISIONS = 12,
+       RF_TRAP_DEPTH = 13 };  /* DEPTH: an action's effect that takes itself, deeper than lowered */
 
 typedef struct {
     /* what a new game sets: rf_init zeroes everything before `z` */
@@ -39,12 +41,15 @@ typedef struct {
     int64_t fired[NFIRED + 1];  /* each trigger's firings this game (a program that counts them) */
     int64_t used_stamp[NACTIONS_DECLARED], used_turn[NACTIONS_DECLARED];  /* uses this turn (the turn stamped) */
     int64_t used_game[NACTIONS_DECLARED][NPLAYERS];  /* uses by each player this game */
+    uint64_t seen[RF_SEEN_P][RF_SEEN_C][RF_SEEN_W];  /* per player and component, a bit per zone it was
+                                 * shown in by a `reveal` (kept only for the search: RF_SEEN_KEPT) */
     uint64_t rng[4];          /* xoshiro256** (docs/random.md) */
     int64_t turn, steps, skips, chooser, pc;  /* chooser: RF_NONE for nobody */
     int32_t over, resume, err, nlegal, action;
     /* read only up to their lengths, so never zeroed */
     int32_t z[NZ][ZCAP];      /* zone contents, bottom first */
     int64_t lists[NLISTS][LISTCAP];  /* the flow's lists, which live across decisions */
+    int64_t vl[NVLIST][LISTCAP];  /* the items of the variables that hold lists (v: their lengths) */
     int32_t legal[MAXLEGAL];  /* the legal actions at the decision, as ids of the action catalogue */
 } State;
 
@@ -127,7 +132,7 @@ static inline int rf_truth(int64_t a) { return a != 0 && a != RF_NONE && a != RF
 /* a constant dict keyed by numbers (none's entry last): Python's KeyError for a key it lacks */
 static inline int64_t rf_dict_get(State *st, const int64_t *pairs, int64_t key, int64_t low, int64_t span) {
     int64_t at = key == RF_NONE ? span : key - low;
-    if (key != RF_NONE && (key < low || key - low >= span)) rf_trap(st, RF_TRAP_INDEX);
+    if (key != RF_NONE && (key < low || key >= low + span)) rf_trap(st, RF_TRAP_INDEX);
     if (!pairs[2 * at]) rf_trap(st, RF_TRAP_INDEX);
     return pairs[2 * at + 1];
 }
@@ -140,10 +145,78 @@ static inline int64_t rf_at(State *st, int64_t i, int64_t n) {
     return i;
 }
 
+/* a list's next item, within a capacity of its own */
+static inline void rf_push_to(State *st, int64_t *items, int64_t *n, int64_t cap, int64_t value) {
+    if (*n >= cap) rf_trap(st, RF_TRAP_CAPACITY);
+    items[(*n)++] = value;
+}
+
 /* a list's next item, within its capacity */
 static inline void rf_push(State *st, int64_t *items, int64_t *n, int64_t value) {
     if (*n >= LISTCAP) rf_trap(st, RF_TRAP_CAPACITY);
     items[(*n)++] = value;
+}
+
+/* a list's items copied (a scoring's items, a key) */
+static inline void rf_copy(int64_t *dst, const int64_t *src, int64_t n) {
+    if (n > 0 && dst != src) memmove(dst, src, (size_t)n * sizeof(int64_t));
+}
+
+/* the length of a list that may be none: going through none is Python's TypeError */
+static inline int64_t rf_listlen(State *st, int64_t n) {
+    if (n == RF_NONE) rf_trap(st, RF_TRAP_NONE);
+    return n;
+}
+
+/* two keys of n values compared as Python compares tuples: whether a > b (the first unequal
+ * place decides; none there is Python's TypeError) */
+static inline int rf_key_greater(State *st, const int64_t *a, const int64_t *b, int64_t n) {
+    for (int64_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return rf_ord(st, a[i]) > rf_ord(st, b[i]);
+    return 0;
+}
+
+/* --- variables that hold lists: v[i] is the length (none: RF_NONE), vl[slot[i]] the items ---- */
+static inline int64_t rf_vlist_slot(State *st, int64_t i, const int64_t *slot) {
+    i = rf_at(st, i, NV);
+    if (slot[i] < 0) rf_trap(st, RF_TRAP_UNREACHABLE);  /* a variable of one value read as a list */
+    return slot[i];
+}
+
+/* a variable of one value (a list read as one value hands the game over) */
+static inline int64_t rf_vscalar(State *st, int64_t i, const int64_t *slot) {
+    i = rf_at(st, i, NV);
+    if (slot[i] >= 0) rf_trap(st, RF_TRAP_UNREACHABLE);
+    return i;
+}
+
+static inline void rf_vlist_check(State *st, int64_t i, const int64_t *slot, int64_t is_list) {
+    if (is_list) rf_vlist_slot(st, i, slot); else rf_vscalar(st, i, slot);
+}
+
+/* the variable's items copied into `items`: its length, none for none */
+static inline int64_t rf_vlist_get(State *st, int64_t i, const int64_t *slot, int64_t *items) {
+    int64_t s = rf_vlist_slot(st, i, slot);
+    int64_t n = st->v[i < 0 ? i + NV : i];
+    if (n != RF_NONE) rf_copy(items, st->vl[s], n);
+    return n;
+}
+
+/* the variable set to a list of n items (none: n is RF_NONE) */
+static inline void rf_vlist_set(State *st, int64_t i, const int64_t *slot, const int64_t *items, int64_t n) {
+    int64_t s = rf_vlist_slot(st, i, slot);
+    if (n != RF_NONE) {
+        if (n > LISTCAP) rf_trap(st, RF_TRAP_CAPACITY);
+        rf_copy(st->vl[s], items, n);
+    }
+    st->v[i < 0 ? i + NV : i] = n;
+}
+
+/* whether a list holds a value */
+static inline int rf_has(const int64_t *items, int64_t n, int64_t value) {
+    for (int64_t i = 0; i < n; i++)
+        if (items[i] == value) return 1;
+    return 0;
 }
 
 /* how many distinct values a list holds (`len({...})`) */
@@ -276,6 +349,19 @@ static inline void rf_swap_zones(State *st, int64_t a, int64_t b) {
     st->zn[b] = na;
     for (int32_t i = 0; i < nb; i++) { st->w[st->z[a][i]] = (int32_t)a; st->f[st->z[a][i]] = (int32_t)b; }
     for (int32_t i = 0; i < na; i++) { st->w[st->z[b][i]] = (int32_t)b; st->f[st->z[b][i]] = (int32_t)a; }
+}
+
+/* runtime.reveal_zone: the zone's components marked as seen there by the player (State.seen; a
+ * zone numbered from the end, as Python may index it, is recorded under -1: determinize reads
+ * none of those) */
+static inline void rf_reveal_zone(State *st, int64_t zi, int64_t player) {
+    player = rf_at(st, player, NPLAYERS);
+    int64_t at = rf_zone(st, zi);
+    if (!RF_SEEN_KEPT || zi < 0) return;
+    for (int32_t i = 0; i < st->zn[at]; i++) {
+        int32_t comp = st->z[at][i];
+        st->seen[player][comp][at >> 6] |= (uint64_t)1 << (at & 63);
+    }
 }
 
 /* the place of a component in its zone (list.index: absent is Python's ValueError) */
@@ -489,4 +575,160 @@ static inline void rf_legal_add(State *st, int64_t id) {
  * reference engine's replay names it) */
 static inline void rf_skip(State *st) {
     if (++st->skips >= RF_SKIPS_LIMIT) rf_trap(st, RF_TRAP_SKIPS);
+}
+
+/* --- geometry.longest_paths ------------------------------------------------------------------- */
+/* The runs of segments with the most segments, as networkx answers (ruleforge/geometry.py):
+ * a segment is a node; two segments on neighbouring cells are linked when both touch the side
+ * they share; each run (a connected component) of the largest size, ordered by its smallest
+ * node, is walked depth first (neighbours in the order their links were made, as networkx keeps
+ * them) from its smallest node of degree < 2 (else its smallest node), its cells without repeats.
+ *
+ * `enc` holds the items as [cell, segments, (sides, side...)...]... with sides 0-3 (north, east,
+ * south, west) or -1 for none. The paths go into `cells`, each from starts[k], lens[k] long; the
+ * number of paths is returned. The work is bounded by the caps below: past them, a trap (the
+ * reference engine then answers). */
+#define RF_PATH_NODES 512
+#define RF_PATH_KEYS 2048
+#define RF_PATH_LINKS 4096
+
+static int64_t rf_longest_paths(State *st, const int64_t *enc, int64_t n_enc, const int64_t *near,
+                                int64_t *cells, int64_t *starts, int64_t *lens) {
+    static int32_t key_at[NZ * 4], key_cell[RF_PATH_KEYS], key_side[RF_PATH_KEYS], key_n[RF_PATH_KEYS],
+        key_first[RF_PATH_KEYS + 1], ent_key[RF_PATH_LINKS], ent_node[RF_PATH_LINKS], by_key[RF_PATH_LINKS],
+        node_item[RF_PATH_NODES], head[RF_PATH_NODES], tail[RF_PATH_NODES], deg[RF_PATH_NODES],
+        comp[RF_PATH_NODES], size[RF_PATH_NODES], first[RF_PATH_NODES], stack[RF_PATH_NODES],
+        cursor[RF_PATH_NODES], link_to[2 * RF_PATH_LINKS], link_next[2 * RF_PATH_LINKS];
+    static int64_t item_cell[RF_PATH_NODES];
+    int32_t n_nodes = 0, n_keys = 0, n_ent = 0, n_links = 0, n_items = 0;
+    for (int32_t k = 0; k < NZ * 4; k++) key_at[k] = -1;
+    /* 1. the nodes, and the (cell, side) keys in the order they are first met */
+    int64_t pos = 0;
+    while (pos < n_enc) {
+        int64_t cell = enc[pos++];
+        if (n_items >= RF_PATH_NODES || pos >= n_enc) rf_trap(st, RF_TRAP_CAPACITY);
+        item_cell[n_items] = cell;
+        int64_t segs = enc[pos++];
+        for (int64_t s = 0; s < segs; s++) {
+            if (n_nodes >= RF_PATH_NODES || pos >= n_enc) rf_trap(st, RF_TRAP_CAPACITY);
+            node_item[n_nodes] = n_items;
+            head[n_nodes] = tail[n_nodes] = -1;
+            deg[n_nodes] = 0;
+            int64_t sides = enc[pos++];
+            for (int64_t t = 0; t < sides; t++) {
+                if (pos >= n_enc) rf_trap(st, RF_TRAP_UNREACHABLE);
+                int64_t side = enc[pos++];
+                if (side < 0) continue;
+                if (cell < 0 || cell >= NZ) rf_trap(st, RF_TRAP_INDEX);
+                int32_t *k = &key_at[cell * 4 + side];
+                if (*k < 0) {
+                    if (n_keys >= RF_PATH_KEYS) rf_trap(st, RF_TRAP_CAPACITY);
+                    key_cell[n_keys] = (int32_t)cell;
+                    key_side[n_keys] = (int32_t)side;
+                    key_n[n_keys] = 0;
+                    *k = n_keys++;
+                }
+                if (n_ent >= RF_PATH_LINKS) rf_trap(st, RF_TRAP_CAPACITY);
+                ent_key[n_ent] = *k;
+                ent_node[n_ent++] = n_nodes;
+                key_n[*k]++;
+            }
+            n_nodes++;
+        }
+        n_items++;
+    }
+    /* each key's nodes in the order they were added */
+    key_first[0] = 0;
+    for (int32_t k = 0; k < n_keys; k++) key_first[k + 1] = key_first[k] + key_n[k];
+    for (int32_t k = 0; k < n_keys; k++) key_n[k] = 0;
+    for (int32_t e = 0; e < n_ent; e++) by_key[key_first[ent_key[e]] + key_n[ent_key[e]]++] = ent_node[e];
+    /* 2. the links, made key by key as geometry._longest makes them (a link made again keeps its place) */
+    for (int32_t k = 0; k < n_keys; k++) {
+        int64_t cell = key_cell[k], side = key_side[k];
+        if (!near[cell * 5 + 4]) continue;  /* not a grid's cell: nothing beyond */
+        int64_t beyond = near[cell * 5 + side];
+        if (beyond == RF_NONE) continue;
+        if (beyond < 0 || beyond >= NZ) rf_trap(st, RF_TRAP_INDEX);
+        int32_t other_key = key_at[beyond * 4 + (side + 2) % 4];
+        if (other_key < 0) continue;
+        for (int32_t a = key_first[other_key]; a < key_first[other_key + 1]; a++) {
+            int32_t v = by_key[a];
+            for (int32_t b = key_first[k]; b < key_first[k + 1]; b++) {
+                int32_t u = by_key[b];
+                if (u == v) rf_trap(st, RF_TRAP_UNREACHABLE);  /* a loop: never made by a grid */
+                int32_t l = head[u];
+                while (l >= 0 && link_to[l] != v) l = link_next[l];
+                if (l >= 0) continue;
+                if (n_links + 2 > 2 * RF_PATH_LINKS) rf_trap(st, RF_TRAP_CAPACITY);
+                int32_t ends[2][2] = {{u, v}, {v, u}};
+                for (int32_t h = 0; h < 2; h++) {
+                    int32_t from = ends[h][0];
+                    link_to[n_links] = ends[h][1];
+                    link_next[n_links] = -1;
+                    if (tail[from] >= 0) link_next[tail[from]] = n_links; else head[from] = n_links;
+                    tail[from] = n_links++;
+                    deg[from]++;
+                }
+            }
+        }
+    }
+    /* 3. the runs, numbered by their smallest node, and the largest size */
+    int32_t n_comp = 0, most = 0;
+    for (int32_t n = 0; n < n_nodes; n++) comp[n] = -1;
+    for (int32_t n = 0; n < n_nodes; n++) {
+        if (comp[n] >= 0) continue;
+        int32_t top = 0;
+        comp[n] = n_comp;
+        stack[top++] = n;
+        size[n_comp] = 0;
+        first[n_comp] = n;
+        while (top) {
+            int32_t x = stack[--top];
+            size[n_comp]++;
+            for (int32_t l = head[x]; l >= 0; l = link_next[l])
+                if (comp[link_to[l]] < 0) { comp[link_to[l]] = n_comp; stack[top++] = link_to[l]; }
+        }
+        if (size[n_comp] > most) most = size[n_comp];
+        n_comp++;
+    }
+    /* 4. each largest run walked depth first from a loose end */
+    int64_t n_paths = 0, n_cells = 0;
+    for (int32_t r = 0; r < n_comp; r++) {
+        if (size[r] != most) continue;
+        int32_t start = -1;
+        for (int32_t n = first[r]; n < n_nodes && start < 0; n++)
+            if (comp[n] == r && deg[n] < 2) start = n;
+        if (start < 0) start = first[r];
+        if (n_paths >= LISTCAP) rf_trap(st, RF_TRAP_CAPACITY);
+        starts[n_paths] = n_cells;
+        int32_t top = 0;
+        for (int32_t n = first[r]; n < n_nodes; n++) if (comp[n] == r) cursor[n] = -2;  /* not yet seen */
+        stack[top++] = start;
+        cursor[start] = head[start];
+        int32_t x = start;
+        for (;;) {
+            /* x is seen: its cell, unless the path has it */
+            int64_t cell = item_cell[node_item[x]];
+            int found = 0;
+            for (int64_t i = starts[n_paths]; i < n_cells && !found; i++) found = cells[i] == cell;
+            if (!found) {
+                if (n_cells >= LISTCAP) rf_trap(st, RF_TRAP_CAPACITY);
+                cells[n_cells++] = cell;
+            }
+            x = -1;
+            while (top && x < 0) {
+                int32_t y = stack[top - 1];
+                while (cursor[y] >= 0 && cursor[link_to[cursor[y]]] != -2) cursor[y] = link_next[cursor[y]];
+                if (cursor[y] < 0) { top--; continue; }
+                x = link_to[cursor[y]];
+                cursor[y] = link_next[cursor[y]];
+                cursor[x] = head[x];
+                stack[top++] = x;
+            }
+            if (x < 0) break;
+        }
+        lens[n_paths] = n_cells - starts[n_paths];
+        n_paths++;
+    }
+    return n_paths;
 }

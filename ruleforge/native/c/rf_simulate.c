@@ -125,6 +125,110 @@ static uint64_t rf_agent_seed(uint64_t seed, int64_t seat) {
     return (uint64_t)h[0] << 32 | h[1];
 }
 
+/* --- the choices taken, by key: (seat, action id, the values its label reads) -----------------
+ * Python renders each distinct key as a label once (native/choice_keys.py). A record keeps the
+ * first CHOICES_PER_GAME distinct labels of a game (balance/records.py): a game of more distinct
+ * keys than that (a key names one label, so it has no more labels than keys) is handed back. */
+#define RF_KEYW (2 + RF_HOLES)
+#define RF_GAME_CHOICES 500
+#define RF_GAME_SLOTS 1024  /* a game's own table: a power of two, twice RF_GAME_CHOICES */
+
+typedef struct {
+    int64_t *keys;    /* RF_KEYW values per slot */
+    int64_t *counts;  /* 0: a free slot */
+    int64_t size, used;
+} RfKeys;
+
+static uint64_t rf_key_hash(const int64_t *key) {
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < RF_KEYW; i++) {
+        h = (h ^ (uint64_t)key[i]) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+/* where `key` is in the table (size a power of two, never full), or the free slot it would take */
+static int64_t rf_key_slot(const RfKeys *table, const int64_t *key) {
+    int64_t at = (int64_t)(rf_key_hash(key) >> 17) & (table->size - 1);
+    while (table->counts[at] && memcmp(table->keys + at * RF_KEYW, key, sizeof(int64_t) * RF_KEYW) != 0)
+        at = (at + 1) & (table->size - 1);
+    return at;
+}
+
+static int rf_keys_alloc(RfKeys *table, int64_t size) {
+    table->keys = PyMem_Calloc((size_t)(size * RF_KEYW), sizeof(int64_t));
+    table->counts = PyMem_Calloc((size_t)size, sizeof(int64_t));
+    table->size = size;
+    table->used = 0;
+    return table->keys != NULL && table->counts != NULL;
+}
+
+static void rf_keys_free(RfKeys *table) {
+    PyMem_Free(table->keys);
+    PyMem_Free(table->counts);
+}
+
+/* `count` more of `key`: 1, or 0 out of memory (the table grows as a column does) */
+static int rf_keys_add(RfKeys *table, const int64_t *key, int64_t count) {
+    if (2 * (table->used + 1) > table->size) {
+        RfKeys grown;
+        if (!rf_keys_alloc(&grown, table->size * 2)) { rf_keys_free(&grown); return 0; }
+        for (int64_t i = 0; i < table->size; i++) {
+            if (!table->counts[i]) continue;
+            int64_t at = rf_key_slot(&grown, table->keys + i * RF_KEYW);
+            memcpy(grown.keys + at * RF_KEYW, table->keys + i * RF_KEYW, sizeof(int64_t) * RF_KEYW);
+            grown.counts[at] = table->counts[i];
+        }
+        grown.used = table->used;
+        rf_keys_free(table);
+        *table = grown;
+    }
+    int64_t at = rf_key_slot(table, key);
+    if (!table->counts[at]) {
+        memcpy(table->keys + at * RF_KEYW, key, sizeof(int64_t) * RF_KEYW);
+        table->used++;
+    }
+    table->counts[at] += count;
+    return 1;
+}
+
+/* the table as a list of (key, count), each key a tuple */
+static PyObject *rf_keys_list(const RfKeys *table) {
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    for (int64_t i = 0; i < table->size; i++) {
+        if (!table->counts[i]) continue;
+        PyObject *key = PyTuple_New(RF_KEYW);
+        if (key == NULL) { Py_DECREF(out); return NULL; }
+        for (int k = 0; k < RF_KEYW; k++) {
+            PyObject *v = PyLong_FromLongLong(table->keys[i * RF_KEYW + k]);
+            if (v == NULL) { Py_DECREF(key); Py_DECREF(out); return NULL; }
+            PyTuple_SET_ITEM(key, k, v);
+        }
+        PyObject *pair = Py_BuildValue("(NL)", key, (long long)table->counts[i]);
+        if (pair == NULL || PyList_Append(out, pair) < 0) { Py_XDECREF(pair); Py_DECREF(out); return NULL; }
+        Py_DECREF(pair);
+    }
+    return out;
+}
+
+/* the key of the choice of action `id` by `me`, before it is applied (as the reference engine
+ * renders its label then): 1, or 0 when working out its label's values trapped */
+static int rf_choice_key(State *st, int32_t id, int64_t me, int64_t *key) {
+    jmp_buf here;
+    jmp_buf *saved = rf_trap_to;
+    int ok = 1;
+    for (int i = 0; i < RF_KEYW; i++) key[i] = 0;
+    key[0] = me;
+    key[1] = id;
+    rf_trap_to = &here;
+    if (setjmp(here)) ok = 0;
+    else rf_choice_holes(st, id, me, key + 2);
+    rf_trap_to = saved;
+    return ok;
+}
+
 /* --- the batch -------------------------------------------------------------------------------- */
 #define RF_COLUMNS (NPLAYERS + NPLAYERS * NGROUPS + 3 + NMEASURES)  /* totals, items, decisions, turns, margin, measures */
 #define RF_COL_ITEMS NPLAYERS
@@ -137,21 +241,23 @@ typedef struct {
     int64_t games, ties, first_won, branching_sum, all_decisions, branching_max;
     int64_t wins[NPLAYERS], shared[NPLAYERS], first[NPLAYERS];
     int64_t taken[NACTIONS_DECLARED], legal[NACTIONS_DECLARED], fired[NFIRED + 1];
-    int64_t *choices;  /* per label group (Python numbers the labels: CHOICE_GROUP below) */
+    RfKeys choices;  /* the choices taken, by key */
     RfColumn columns[RF_COLUMNS];
     RfColumn branching;  /* doubles: a game's mean number of legal actions */
 } RfTally;
 
 /* play one game of random agents to its end and count it: 1, or 0 when it trapped or passed
  * the decision limit (not counted), or -1 out of memory */
-static int rf_play_counted(State *st, uint64_t seed, RfTally *t, const int32_t *choice_group, int64_t choice_rows,
-                           int64_t *stamp, int64_t *game_choices, int64_t n_choices) {
+static int rf_play_counted(State *st, uint64_t seed, RfTally *t, int64_t *stamp, RfKeys *game_choices,
+                           int64_t *used_slots) {
     uint64_t streams[NPLAYERS][4];
     for (int p = 0; p < NPLAYERS; p++) rf_seed(streams[p], rf_agent_seed(seed, p));
     int32_t n = rf_new(st, seed);
     int64_t decisions = 0, turns = 0, last = -1, first = -1, bsum = 0, bmax = 0;
     int64_t taken[NACTIONS_DECLARED] = {0}, legal_in[NACTIONS_DECLARED] = {0};
-    for (int64_t g = 0; g < n_choices; g++) game_choices[g] = 0;
+    for (int64_t i = 0; i < game_choices->used; i++) game_choices->counts[used_slots[i]] = 0;
+    game_choices->used = 0;
+    int64_t key[RF_KEYW];
     while (n > 0) {
         if (decisions >= RF_DECISIONS_LIMIT) return 0;
         int64_t me = st->chooser;
@@ -168,11 +274,14 @@ static int rf_play_counted(State *st, uint64_t seed, RfTally *t, const int32_t *
             int64_t a = rf_act_aid(st->legal[i]);
             if (stamp[a] != decisions + 1) { stamp[a] = decisions + 1; legal_in[a]++; }
         }
-        if (choice_group != NULL) {
-            int64_t row = me * (int64_t)NCATALOGUE + id;
-            if (id < 0 || id >= NCATALOGUE || row >= choice_rows || choice_group[row] < 0) return 0;
-            game_choices[choice_group[row]]++;
+        if (!rf_choice_key(st, id, me, key)) return 0;  /* the label fails: the reference engine says how */
+        int64_t slot = rf_key_slot(game_choices, key);
+        if (!game_choices->counts[slot]) {
+            if (game_choices->used >= RF_GAME_CHOICES) return 0;  /* more labels than a record keeps, perhaps */
+            memcpy(game_choices->keys + slot * RF_KEYW, key, sizeof key);
+            used_slots[game_choices->used++] = slot;
         }
+        game_choices->counts[slot]++;
         decisions++;
         n = rf_take(st, k);
     }
@@ -218,7 +327,10 @@ static int rf_play_counted(State *st, uint64_t seed, RfTally *t, const int32_t *
     if (bmax > t->branching_max) t->branching_max = bmax;
     for (int64_t a = 0; a < NACTIONS_DECLARED; a++) { t->taken[a] += taken[a]; t->legal[a] += legal_in[a]; }
     for (int i = 0; i < NFIRED; i++) t->fired[i] += st->fired[i];
-    for (int64_t g = 0; g < n_choices; g++) t->choices[g] += game_choices[g];
+    for (int64_t i = 0; i < game_choices->used; i++) {
+        int64_t slot = used_slots[i];
+        if (!rf_keys_add(&t->choices, game_choices->keys + slot * RF_KEYW, game_choices->counts[slot])) return -1;
+    }
     if (first >= 0) {
         t->first[first]++;
         t->first_won += winners == 1 && best == first;
@@ -226,49 +338,33 @@ static int rf_play_counted(State *st, uint64_t seed, RfTally *t, const int32_t *
     return 1;
 }
 
-/* simulate(first_seed, games, choice_groups or None, n_choice_groups) -> (games counted, seeds
- * not counted, wins, shared, ties, first counts, first won, taken, legal, fired, choices,
+/* simulate(first_seed, games) -> (games counted, seeds not counted, wins, shared, ties, first
+ * counts, first won, taken, legal, fired, choices as ((seat, id, holes...), count) pairs,
  * branching (sum, decisions, max, column), columns) */
 static PyObject *rf_py_simulate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 4) { PyErr_SetString(PyExc_TypeError, "simulate(first_seed, games, groups, n_groups)"); return NULL; }
+    if (nargs != 2) { PyErr_SetString(PyExc_TypeError, "simulate(first_seed, games)"); return NULL; }
     uint64_t first_seed = (uint64_t)PyLong_AsUnsignedLongLongMask(args[0]);
     if (PyErr_Occurred()) return NULL;
     long long games = PyLong_AsLongLong(args[1]);
     if (games == -1 && PyErr_Occurred()) return NULL;
-    long long n_choices = PyLong_AsLongLong(args[3]);
-    if (n_choices == -1 && PyErr_Occurred()) return NULL;
-    if (games < 0 || n_choices < 0 || n_choices > 1000000) { PyErr_SetString(PyExc_ValueError, "bad counts"); return NULL; }
-    Py_buffer groups = {0};
-    const int32_t *choice_group = NULL;
-    int64_t choice_rows = 0;
-    if (args[2] != Py_None) {
-        if (PyObject_GetBuffer(args[2], &groups, PyBUF_SIMPLE) < 0) return NULL;
-        choice_group = (const int32_t *)groups.buf;
-        choice_rows = groups.len / (Py_ssize_t)sizeof(int32_t);
-        for (int64_t i = 0; i < choice_rows; i++)
-            if (choice_group[i] < -1 || choice_group[i] >= n_choices) {
-                PyBuffer_Release(&groups);
-                PyErr_SetString(PyExc_ValueError, "a choice group out of range");
-                return NULL;
-            }
-    }
+    if (games < 0) { PyErr_SetString(PyExc_ValueError, "bad counts"); return NULL; }
     RfTally *t = PyMem_Calloc(1, sizeof(RfTally));
     State *st = PyMem_Malloc(sizeof(State));
     int64_t *stamp = PyMem_Calloc(NACTIONS_DECLARED, sizeof(int64_t));
-    int64_t *game_choices = PyMem_Calloc((size_t)n_choices + 1, sizeof(int64_t));
+    RfKeys game_choices = {0};
+    int64_t *used_slots = PyMem_Calloc(RF_GAME_CHOICES, sizeof(int64_t));
     PyObject *left_out = PyList_New(0);
     PyObject *result = NULL;
-    if (t == NULL || st == NULL || stamp == NULL || game_choices == NULL || left_out == NULL) {
+    if (t == NULL || st == NULL || stamp == NULL || used_slots == NULL || left_out == NULL ||
+        !rf_keys_alloc(&game_choices, RF_GAME_SLOTS) || !rf_keys_alloc(&t->choices, 64)) {
         PyErr_NoMemory();
         goto done;
     }
-    t->choices = PyMem_Calloc((size_t)n_choices + 1, sizeof(int64_t));
-    if (t->choices == NULL) { PyErr_NoMemory(); goto done; }
     for (long long g = 0; g < games; g++) {
         uint64_t seed = first_seed + (uint64_t)g;
         /* the GIL is held throughout: a trap returns through the module's one jump target */
-        int counted = rf_play_counted(st, seed, t, choice_group, choice_rows, stamp, game_choices, n_choices);
+        int counted = rf_play_counted(st, seed, t, stamp, &game_choices, used_slots);
         if (counted < 0) { PyErr_NoMemory(); goto done; }
         if (!counted) {
             for (int64_t a = 0; a < NACTIONS_DECLARED; a++) stamp[a] = 0;
@@ -285,26 +381,28 @@ static PyObject *rf_py_simulate(PyObject *self, PyObject *const *args, Py_ssize_
             if (col == NULL) { Py_DECREF(columns); goto done; }
             PyList_SET_ITEM(columns, i, col);
         }
+        PyObject *choices = rf_keys_list(&t->choices);
+        if (choices == NULL) { Py_DECREF(columns); goto done; }
         result = Py_BuildValue("(LONNLNLNNNN(LLLN)N)", (long long)t->games, left_out,
                                rf_int_list(t->wins, NPLAYERS), rf_int_list(t->shared, NPLAYERS), (long long)t->ties,
                                rf_int_list(t->first, NPLAYERS), (long long)t->first_won,
                                rf_int_list(t->taken, NACTIONS_DECLARED), rf_int_list(t->legal, NACTIONS_DECLARED),
-                               rf_int_list(t->fired, NFIRED), rf_int_list(t->choices, n_choices),
+                               rf_int_list(t->fired, NFIRED), choices,
                                (long long)t->branching_sum, (long long)t->all_decisions, (long long)t->branching_max,
                                rf_column_list(&t->branching, 1), columns);
     }
 done:
-    if (choice_group != NULL) PyBuffer_Release(&groups);
     if (t != NULL) {
         for (int i = 0; i < RF_COLUMNS; i++) { PyMem_Free(t->columns[i].keys); PyMem_Free(t->columns[i].counts); }
         PyMem_Free(t->branching.keys);
         PyMem_Free(t->branching.counts);
-        PyMem_Free(t->choices);
+        rf_keys_free(&t->choices);
     }
     PyMem_Free(t);
     PyMem_Free(st);
     PyMem_Free(stamp);
-    PyMem_Free(game_choices);
+    rf_keys_free(&game_choices);
+    PyMem_Free(used_slots);
     Py_XDECREF(left_out);
     return result;
 }

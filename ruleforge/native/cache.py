@@ -1,13 +1,13 @@
-"""Where built modules are kept, and the only way one is imported again.
+"""Where the native engine's built modules are kept, and the only way one is imported again.
 
-Built modules live in a folder of the user's own: `$RULEFORGE_CACHE` when set, else `compiled`
+Built modules live in a folder of the user's own: `$RULEFORGE_CACHE` when set, else `native`
 in ruleforge's cache folder (`$XDG_CACHE_HOME/ruleforge`, else `~/.cache/ruleforge`), made
-with mode 0700. A module's name is the digest of the source it was built from with the Python,
-Cython and ruleforge versions and the build settings, so a name is only ever asked for by a
-program that generated that very source; it is imported only from a folder and a file that are
-the user's and writable by no one else (`parser_cache.is_own`), else built afresh. Builds run in
-a temporary folder inside the cache and are renamed into place, so two processes building the
-same module never see half of one.
+with mode 0700. A module's name is the digest of the source it was built from with what else
+it depends on (the Python and ruleforge versions, the compiler and its flags: build.py), so a
+name is only ever asked for by a program that generated that very source; it is imported only
+from a folder and a file that are the user's and writable by no one else
+(`parser_cache.is_own`), else built afresh. Builds run in a temporary folder inside the cache
+and are renamed into place, so two processes building the same module never see half of one.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def folder() -> Path | None:
         base = cache_folder()
         if base is None:
             return None
-        place = base / "compiled"
+        place = base / "native"
     try:
         place.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(place)
@@ -49,8 +49,8 @@ def folder() -> Path | None:
     return place if is_own(info, stat.S_ISDIR) else None
 
 
-def module_name(source: str, versions: str, prefix: str = "rf_") -> str:
-    """The name a module built from `source` has: `prefix` (`rf_` for the compiled build) and a
+def module_name(source: str, versions: str, prefix: str) -> str:
+    """The name a module built from `source` has: `prefix` (the native engine's `rfn_`) and a
     digest of all it depends on."""
     digest = hashlib.sha256(f"{versions}\n{sys.version}\n{source}".encode()).hexdigest()
     return f"{prefix}{digest[:32]}"
@@ -66,8 +66,9 @@ _LOADED: set[str] = set()  # the modules this process has imported, by name
 def load(path: Path, name: str) -> ModuleType | None:
     """The module built at `path`, if the file is the user's and no one else may write it.
 
-    Each program needs a module of its own, whose globals are its namespace; but a Cython
-    module is initialised once per process, and importing it again returns the same module.
+    Each program needs a module of its own, which it binds to its own catalogue of actions; but
+    an extension module is initialised once per process, and importing it again returns the
+    same module.
     A second program from the same source (the same rules loaded twice) therefore imports a
     private copy of the file, which the system loads as a library of its own."""
     try:

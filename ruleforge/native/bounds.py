@@ -1,13 +1,13 @@
-"""The bounds of building one module: the size of the source given to Cython, and the seconds
-Cython and the C compiler may take together.
+"""The bounds of building one native module: the size of the C source given to the compiler, and
+the seconds the compiler may take; and what a failed build says.
 
-A rules file that `check` accepts and the ordinary build plays in seconds can still generate a
-module that takes the C compiler hours and gigabytes (a phase pasted in thousands of times, a
+A rules file that `check` accepts and the reference engine plays in seconds can still lower to a
+C unit that takes the compiler hours and gigabytes (a phase pasted in thousands of times, a
 table of thousands of entries): Python compiles such a tree in a moment, gcc does not. So the
 source is measured before anything is built (`compiled_source_bytes`), and the build runs in a
-process group of its own, killed whole once `build_seconds` have passed: `cythonize` and the
-compiler it starts (gcc, and gcc's own `cc1`) are children of the build process, and killing
-that one alone would leave them running.
+process group of its own, killed whole once `build_seconds` have passed: the compiler and its
+own children (gcc's `cc1`, `as`, `collect2`) are children of the build process (build.py), and
+killing that one alone would leave them running.
 """
 
 from __future__ import annotations
@@ -16,19 +16,9 @@ import contextlib
 import os
 import signal
 import subprocess
-from typing import NamedTuple
+import threading
 
 from ..limits import LIMITS, describe
-
-
-class Wording(NamedTuple):
-    """How a refusal names the build (`the compiled build`) and says what plays instead."""
-
-    build: str
-    instead: str
-
-
-COMPILED = Wording("the compiled build", "without --compiled it plays on the ordinary build")
 
 
 class BuildTooLarge(Exception):
@@ -39,19 +29,20 @@ class BuildTooLong(Exception):
     """The build ran past `build_seconds`: it was killed, with every process it started."""
 
 
-def check_size(text: str, players: int, wording: Wording = COMPILED) -> None:
+def check_size(text: str, players: int) -> None:
     """BuildTooLarge when the source of the module to build is past the limit."""
     size = len(text.encode("utf-8"))
     if size > LIMITS.compiled_source_bytes:
         raise BuildTooLarge(f"the code generated for {players} players is {size:,} bytes, too large for "
-                            f"{wording.build} to build ({describe('compiled_source_bytes')}); {wording.instead}")
+                            f"the native engine to build ({describe('compiled_source_bytes')})")
 
 
-def run_bounded(command: list[str], players: int, wording: Wording = COMPILED) -> subprocess.CompletedProcess[str]:
+def run_bounded(command: list[str], players: int) -> subprocess.CompletedProcess[str]:
     """Run the build command to its end, its output captured; BuildTooLong, the command and
     everything it started killed, once `build_seconds` have passed (or on Ctrl-C, re-raised).
     Where processes have groups, the command is given one more argument: the reading end of a
-    pipe held open until it has ended, so that it can end itself should ruleforge die (build.py)."""
+    pipe held open until it has ended, so that it can end itself should ruleforge die
+    (`end_with_caller`)."""
     seconds = LIMITS.build_seconds
     watched, held = (None, None) if os.name == "nt" else os.pipe()
     try:
@@ -67,8 +58,8 @@ def run_bounded(command: list[str], players: int, wording: Wording = COMPILED) -
             except subprocess.TimeoutExpired:
                 _end(child)
                 unit = "second" if seconds == 1 else "seconds"
-                raise BuildTooLong(f"building {wording.build} for {players} players took more than {seconds:,} {unit}, "
-                                   f"and was stopped ({describe('build_seconds')}); {wording.instead}") from None
+                raise BuildTooLong(f"building the native engine for {players} players took more than {seconds:,} "
+                                   f"{unit}, and was stopped ({describe('build_seconds')})") from None
             except BaseException:
                 _end(child)
                 raise
@@ -76,6 +67,33 @@ def run_bounded(command: list[str], players: int, wording: Wording = COMPILED) -
         _closed(watched)
         _closed(held)
     return subprocess.CompletedProcess(command, child.returncode, out, err)
+
+
+def end_with_caller(fd: int) -> None:
+    """Run in the build process: kill this process group (this process alone if it leads none)
+    once `fd`, the pipe `run_bounded` holds open, reads as ended. Should ruleforge die without
+    killing the group (SIGKILL, or a SIGTERM nothing handles), the build ends itself, compiler
+    included, instead of building on unbounded with no one waiting for it."""
+
+    def watch() -> None:
+        try:
+            while os.read(fd, 1):
+                pass
+        except OSError:
+            pass
+        leader = os.getpgid(0) == os.getpid()
+        os.killpg(0, signal.SIGKILL) if leader else os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="caller-watch", daemon=True).start()
+
+
+def failure_line(output: str, *, first: bool = False, marker: str = "error") -> str:
+    """The line of a failed build's output that says what failed: its last line naming an error,
+    or with `first` its first (a C compiler's first error is the cause, the later ones often
+    follow from it); else its last line. `marker` is what names an error."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if marker in line.lower()]
+    return (errors or lines or ["no output"])[0 if first else -1][:300]
 
 
 def _closed(fd: int | None) -> None:
