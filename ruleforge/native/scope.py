@@ -25,11 +25,13 @@ class Scope:
         self.rows: dict[str, tuple] = {}
         self.extents: dict[str, tuple[c.Expr, c.Expr]] = {}  # locals holding a grid's extent: (low, high)
         self.kept: dict[str, tuple[c.Expr, c.Expr]] = {}  # a box of a part worked out once: (worked out, value)
+        self.kept_ranges: dict[str, dict] = {}  # a dict box (`for h in ({},)`): key -> (worked out, low, high)
         self.in_flow = False
         self.options: tuple[int, ...] | None = None  # the actions the decision just made offers
         self.legal_out = False  # a lister: `out.append(action)` adds a legal action
 
-    _KEPT = ("names", "zones", "actions", "lists", "sinks", "rows", "extents", "action_lists", "splits", "kept")
+    _KEPT = ("names", "zones", "actions", "lists", "sinks", "rows", "extents", "action_lists", "splits", "kept",
+             "kept_ranges")
 
     def save(self) -> tuple:
         """The Python names as they stand (an inlined generator has names of its own)."""
@@ -38,6 +40,7 @@ class Scope:
     def fresh(self, names: dict[str, c.Expr]) -> None:
         self.names, self.zones, self.actions, self.lists, self.sinks = dict(names), set(), set(), {}, set()
         self.rows, self.extents, self.action_lists, self.splits, self.kept = {}, {}, set(), {}, {}
+        self.kept_ranges = {}
 
     def restore(self, saved: tuple) -> None:
         for field, value in zip(self._KEPT, saved):

@@ -100,9 +100,34 @@ class SequenceLowering:
                 c.For(c.Assign(which, c.Int(0)), c.Binary("<", which, count), c.Assign(which, c.Int(1), "+="),
                       (c.Assign(group_n, c.Int(0)), collect, *body))]
 
+    def kept_range(self, source: py.expr) -> tuple | None:
+        """`h[k] if k in h else keep(h, k, range(a, b))` with `h` a box of this comprehension: the
+        range's bounds worked out once (done, low, high and the two bounds' C), else None."""
+        if not (isinstance(source, py.IfExp) and kept_copy(source) and isinstance(source.orelse, py.Call)
+                and is_name(source.orelse.func, "keep")):
+            return None
+        box, key, made = source.orelse.args
+        kept = self.scope.kept_ranges.get(box.id) if isinstance(box, py.Name) else None
+        if (kept is None or not isinstance(key, py.Constant) or not isinstance(made, py.Call)
+                or not is_name(made.func, "range") or made.keywords or not 1 <= len(made.args) <= 2):
+            return None
+        if key.value not in kept:
+            kept[key.value] = (self.scope.slot(), self.scope.slot(), self.scope.slot())
+        done, low, high = kept[key.value]
+        bounds = [c.Int(0), *(self.scalar(a) for a in made.args)][-2:]
+        return done, low, high, bounds[0], bounds[1]
+
     def each(self, source: py.expr, step: Callable[[c.Expr], tuple[c.Stmt, ...]], persistent: bool) -> Loop:
         """A loop that runs `step(value)` for each value of `source`, in Python's order."""
         new = self.scope.slot if persistent else self.scope.temp
+        kept = self.kept_range(source)
+        if kept is not None:
+            done, low, high, low_value, high_value = kept
+            i = new()
+            work = (c.Assign(low, call("rf_num", ST, low_value)), c.Assign(high, call("rf_num", ST, high_value)),
+                    c.Assign(done, c.Int(1)))
+            return [c.If(c.Unary("!", done), work),
+                    c.For(c.Assign(i, low), c.Binary("<", i, high), c.Assign(i, c.Int(1), "+="), step(i))]
         source = unshared(source)
         if isinstance(source, py.Tuple) and len(source.elts) == 1 and isinstance(source.elts[0], py.Dict):
             return list(step(c.Int(0)))  # `for _h in ({},)`: a box for parts worked out once, gone through once
@@ -301,9 +326,15 @@ class SequenceLowering:
             gen = gens[i]
             with self.scope.comprehension(gen.target):
                 self.bind_target(gen.target, gen.iter)
+                box = _dict_box(gen)
+                if box is not None:  # `for h in ({},)`: ranges kept in it are worked out once
+                    self.scope.kept_ranges[box] = {}
                 inner = make_step(comp.elt) if i == len(gens) - 1 else tuple(clause(i + 1))
                 for condition in reversed(gen.ifs):
                     inner = (c.If(self.test(condition), inner),)
+                if box is not None:
+                    made = self.scope.kept_ranges.pop(box)
+                    inner = (*(c.Assign(done, c.Int(0)) for done, _low, _high in made.values()), *inner)
                 return self.iterate(gen.target, gen.iter, inner)
 
         return clause(0)
@@ -383,6 +414,15 @@ def _returned(f: py.FunctionDef) -> py.expr | None:
         if not (isinstance(s, py.Assign) and isinstance(s.value, py.Attribute) and is_name(s.value.value, "st")):
             return None
     return last.value
+
+
+def _dict_box(gen: py.comprehension) -> str | None:
+    """The name of `for h in ({},)`: a box the compiler keeps parts of a comprehension in."""
+    source = gen.iter
+    if (isinstance(gen.target, py.Name) and isinstance(source, py.Tuple) and len(source.elts) == 1
+            and isinstance(source.elts[0], py.Dict) and not source.elts[0].keys):
+        return gen.target.id
+    return None
 
 
 def unshared(node: py.expr) -> py.expr:
