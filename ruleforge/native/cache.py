@@ -104,7 +104,7 @@ def install(built: Path, path: Path) -> None:
     """Move a module built in a temporary folder to its place, in one rename (the last of two
     processes building the same module wins; both built the same)."""
     os.chmod(built, 0o700)
-    os.replace(built, path)
+    os.replace(built, path)  # a file moved (an atomic rename), not text: the built module is never edited
 
 
 def discard(folder_path: Path) -> None:
